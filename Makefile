@@ -1,0 +1,32 @@
+# Two-command set-up: `make demo` and `make test` each create .venv if it is missing.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.nesy-installed
+
+.PHONY: demo test bench lint venv clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	# PyTorch from this machine's local wheels (a plain `torch` may fetch another build)
+	$(PY) -m pip install torch==2.14.1 torchvision==0.29.1
+	$(PY) -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/nesy demo
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m pytest -m bench -o addopts=-q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

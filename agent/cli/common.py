@@ -1,0 +1,29 @@
+"""Argument helpers shared by the subcommands (config loading with overrides, JSON output)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def add_config_arguments(parser: argparse.ArgumentParser, default: str | None = "default") -> None:
+    """CONFIG (a path or a shipped config name) and trailing ``key.sub=value`` overrides."""
+    parser.add_argument(
+        "config",
+        nargs="?" if default else None,
+        default=default,
+        metavar="CONFIG",
+        help=f"a YAML config file or the name of a shipped config (default: {default})",
+    )
+    parser.add_argument(
+        "overrides",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="config overrides, e.g. simulator.width=128 modules.perception.name=oracle-visible",
+    )
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    """Every ``--json`` output is one JSON object on the last line of stdout."""
+    print(json.dumps(payload, sort_keys=False), flush=True)

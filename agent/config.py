@@ -1,0 +1,293 @@
+"""Config loading: YAML composed by inclusion, ``a.b=value`` overrides, typed validation.
+
+A config file is a YAML mapping. Its optional ``include`` key (a path or a list of paths,
+relative to the including file) names base files; they are merged in order, then the
+file's own keys on top (mappings merge key by key, anything else replaces). Include
+cycles and missing files are reported with the chain of files involved.
+
+The merged tree is validated against a dataclass schema (``agent.settings.NesyConfig``):
+an unknown key or a value of the wrong type fails with the file that set it, the dotted
+key and the expected type. CLI overrides (``simulator.width=128``) are parsed by the type
+of the field they set, and are reported as coming from "the command line".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+from agent.errors import NesyError
+
+T = TypeVar("T")
+COMMAND_LINE = "the command line"
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+
+
+class ConfigError(NesyError):
+    """A config file or override is malformed, misspelt or of the wrong type."""
+
+
+@dataclasses.dataclass
+class RawConfig:
+    """A merged config tree and, for every dotted key, the source that set it last."""
+
+    tree: dict[str, Any]
+    sources: dict[str, str]
+
+    def source_of(self, dotted: str) -> str:
+        parts = dotted.split(".")
+        for end in range(len(parts), 0, -1):
+            key = ".".join(parts[:end])
+            if key in self.sources:
+                return self.sources[key]
+        return "the defaults"
+
+
+def shipped_configs() -> list[str]:
+    """Names of the configs shipped with the package (``default``, ``ablations/...``)."""
+    return sorted(
+        str(p.relative_to(CONFIG_DIR).with_suffix("")) for p in CONFIG_DIR.rglob("*.yaml")
+    )
+
+
+def resolve_config_path(name_or_path: str | Path) -> Path:
+    """A path to a YAML file, or the name of a shipped config (``default``)."""
+    path = Path(name_or_path)
+    if path.is_file():
+        return path.resolve()
+    shipped = CONFIG_DIR / f"{name_or_path}.yaml"
+    if shipped.is_file():
+        return shipped
+    if (CONFIG_DIR / path).is_file():
+        return (CONFIG_DIR / path).resolve()
+    raise ConfigError(
+        f"config {str(name_or_path)!r} not found: give a path to a YAML file or one of the "
+        f"shipped configs: {', '.join(shipped_configs())}"
+    )
+
+
+def load_raw(path: str | Path, overrides: typing.Sequence[str] = (), schema: type | None = None) -> RawConfig:
+    """Read and merge a config file with its includes, then apply overrides."""
+    tree, sources = _load_file(resolve_config_path(path), ())
+    raw = RawConfig(tree, sources)
+    for override in overrides:
+        apply_override(raw, override, schema)
+    return raw
+
+
+def _load_file(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dict[str, str]]:
+    if path in chain:
+        cycle = " -> ".join(str(p) for p in (*chain, path))
+        raise ConfigError(f"include cycle: {cycle}; remove one of these includes")
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}".replace("\n", " ")) from None
+    data = {} if data is None else data
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a config must be a YAML mapping, got {type(data).__name__}")
+    includes = data.pop("include", []) or []
+    if isinstance(includes, str):
+        includes = [includes]
+    if not isinstance(includes, list) or not all(isinstance(i, str) for i in includes):
+        raise ConfigError(f"{path}: 'include' must be a file name or a list of file names")
+    tree: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for include in includes:
+        target = (path.parent / include).resolve()
+        if not target.is_file():
+            raise ConfigError(
+                f"{path}: include {include!r} not found (looked for {target}); includes are "
+                "resolved relative to the including file"
+            )
+        sub_tree, sub_sources = _load_file(target, (*chain, path))
+        _merge(tree, sources, sub_tree, sub_sources, "")
+    _merge(tree, sources, data, _sources_for(data, str(path), ""), "")
+    return tree, sources
+
+
+def _sources_for(data: dict[str, Any], source: str, prefix: str) -> dict[str, str]:
+    out = {}
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        out[dotted] = source
+        if isinstance(value, dict):
+            out.update(_sources_for(value, source, dotted + "."))
+    return out
+
+
+def _merge(tree: dict, sources: dict, new: dict, new_sources: dict, prefix: str) -> None:
+    for key, value in new.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and isinstance(tree.get(key), dict):
+            sources[dotted] = new_sources.get(dotted, sources.get(dotted, ""))
+            _merge(tree[key], sources, value, new_sources, dotted + ".")
+        else:
+            for stale in [k for k in sources if k.startswith(dotted + ".")]:
+                del sources[stale]
+            tree[key] = value
+            sources.update({k: v for k, v in new_sources.items() if k == dotted or k.startswith(dotted + ".")})
+
+
+def apply_override(raw: RawConfig, override: str, schema: type | None = None) -> None:
+    """Apply one ``a.b.c=value`` override; the value is parsed by the field's type."""
+    key, sep, text = override.partition("=")
+    key = key.strip()
+    if not sep or not key or any(not part for part in key.split(".")):
+        raise ConfigError(f"override {override!r} must look like key.sub=value")
+    field_type = _type_at(schema, key.split(".")) if schema else None
+    value: Any = text if field_type is str else _parse_scalar(text)
+    node = raw.tree
+    parts = key.split(".")
+    for part in parts[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = {}
+            node[part] = child
+        node = child
+    node[parts[-1]] = value
+    for stale in [k for k in raw.sources if k.startswith(key + ".")]:
+        del raw.sources[stale]
+    raw.sources[key] = COMMAND_LINE
+    if isinstance(value, dict):
+        raw.sources.update(_sources_for(value, COMMAND_LINE, key + "."))
+
+
+def _parse_scalar(text: str) -> Any:
+    try:
+        return yaml.safe_load(text) if text.strip() else ""
+    except yaml.YAMLError:
+        return text
+
+
+def _type_at(schema: type, parts: list[str]) -> Any:
+    current: Any = schema
+    for part in parts:
+        current = _strip_optional(current)
+        if not dataclasses.is_dataclass(current):
+            return None
+        hints = typing.get_type_hints(current)
+        if part not in hints:
+            return None
+        current = hints[part]
+    return _strip_optional(current)
+
+
+def _strip_optional(tp: Any) -> Any:
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return tp
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def build_dataclass(schema: type[T], raw: RawConfig) -> T:
+    """Validate ``raw.tree`` against ``schema`` and construct it."""
+    return _convert(schema, raw.tree, "", raw)
+
+
+def validate_mapping(schema: type[T], data: dict[str, Any], where: str, raw: RawConfig | None = None) -> T:
+    """Validate a sub-mapping (e.g. a module's params) found at dotted key ``where``."""
+    return _convert(schema, data, where, raw or RawConfig({}, {}))
+
+
+def _fail(raw: RawConfig, dotted: str, message: str) -> typing.NoReturn:
+    raise ConfigError(f"{raw.source_of(dotted)}: key {dotted!r}: {message}")
+
+
+def _type_name(tp: Any) -> str:
+    if isinstance(tp, type):
+        return tp.__name__
+    return str(tp).replace("typing.", "")
+
+
+def _convert(tp: Any, value: Any, dotted: str, raw: RawConfig) -> Any:
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return value
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in (a for a in args if a is not type(None)):
+            try:
+                return _convert(arg, value, dotted, raw)
+            except ConfigError as exc:
+                errors.append(str(exc))
+        if len(errors) == 1:
+            raise ConfigError(errors[0])
+        _fail(raw, dotted, f"expected {_type_name(tp)}, got {value!r}")
+    if origin is typing.Literal:
+        choices = typing.get_args(tp)
+        if value not in choices:
+            _fail(raw, dotted, f"expected one of {', '.join(map(repr, choices))}, got {value!r}")
+        return value
+    if dataclasses.is_dataclass(tp):
+        if not isinstance(value, dict):
+            _fail(raw, dotted, f"expected a mapping of {tp.__name__} fields, got {value!r}")
+        hints = typing.get_type_hints(tp)
+        fields = {f.name: f for f in dataclasses.fields(tp) if f.init}
+        kwargs = {}
+        for key, sub in value.items():
+            sub_dotted = f"{dotted}.{key}" if dotted else str(key)
+            if key not in fields:
+                close = difflib.get_close_matches(str(key), list(fields), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                _fail(raw, sub_dotted, f"unknown key{hint}; expected one of: {', '.join(fields)}")
+            kwargs[key] = _convert(hints[key], sub, sub_dotted, raw)
+        missing = [
+            name for name, f in fields.items()
+            if name not in kwargs and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        ]
+        if missing:
+            _fail(raw, dotted or "(top level)", f"missing required key(s): {', '.join(missing)}")
+        return tp(**kwargs)
+    if origin in (list, tuple):
+        if not isinstance(value, list | tuple):
+            _fail(raw, dotted, f"expected a list, got {value!r}")
+        (item,) = typing.get_args(tp)[:1] or (Any,)
+        return [_convert(item, v, f"{dotted}[{i}]", raw) for i, v in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            _fail(raw, dotted, f"expected a mapping, got {value!r}")
+        _, val_tp = typing.get_args(tp) or (str, Any)
+        return {k: _convert(val_tp, v, f"{dotted}.{k}", raw) for k, v in value.items()}
+    if tp is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        _fail(raw, dotted, f"expected float, got {type(value).__name__} {value!r}")
+    if tp in (int, bool, str):
+        if isinstance(value, tp) and not (tp is int and isinstance(value, bool)):
+            return value
+        _fail(raw, dotted, f"expected {tp.__name__}, got {type(value).__name__} {value!r}")
+    if isinstance(tp, type) and isinstance(value, tp):
+        return value
+    _fail(raw, dotted, f"expected {_type_name(tp)}, got {value!r}")
+
+
+def to_yaml(config: Any) -> str:
+    """The effective config as YAML (what is saved beside every result)."""
+    return yaml.safe_dump(dataclasses.asdict(config), sort_keys=False)
+
+
+def save_effective_config(config: Any, directory: str | Path, name: str = "config.yaml") -> Path:
+    """Write the effective config into ``directory`` and return the file's path."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / name
+    target.write_text(to_yaml(config))
+    return target

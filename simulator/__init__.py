@@ -1,0 +1,1 @@
+"""The built-in THOR-compatible household simulator (world state, rules, scenes, tasks)."""

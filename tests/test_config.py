@@ -1,0 +1,124 @@
+"""Config composition, overrides, validation and their error messages."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agent.config import ConfigError, save_effective_config, shipped_configs
+from agent.settings import load_config
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_default_and_shipped_configs_load():
+    assert "default" in shipped_configs()
+    for name in shipped_configs():
+        loaded = load_config(name)
+        assert loaded.config.simulator.width > 0
+
+
+def test_include_merges_base_then_own_keys(tmp_path):
+    write(tmp_path / "base.yaml", """
+        seed: 3
+        simulator: {width: 200, height: 100}
+    """)
+    write(tmp_path / "ablations" / "small.yaml", """
+        include: ../base.yaml
+        simulator: {width: 64}
+    """)
+    cfg = load_config(tmp_path / "ablations" / "small.yaml").config
+    assert (cfg.seed, cfg.simulator.width, cfg.simulator.height) == (3, 64, 100)
+
+
+def test_later_includes_override_earlier_ones(tmp_path):
+    write(tmp_path / "a.yaml", "seed: 1\n")
+    write(tmp_path / "b.yaml", "seed: 2\n")
+    write(tmp_path / "c.yaml", "include: [a.yaml, b.yaml]\n")
+    assert load_config(tmp_path / "c.yaml").config.seed == 2
+
+
+def test_include_cycle_is_detected(tmp_path):
+    write(tmp_path / "a.yaml", "include: b.yaml\n")
+    write(tmp_path / "b.yaml", "include: a.yaml\n")
+    with pytest.raises(ConfigError, match=r"include cycle: .*a.yaml -> .*b.yaml -> .*a.yaml"):
+        load_config(tmp_path / "a.yaml")
+
+
+def test_missing_include_names_the_file_and_the_include(tmp_path):
+    cfg = write(tmp_path / "x.yaml", "include: nowhere.yaml\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    assert str(cfg) in str(err.value)
+    assert "include 'nowhere.yaml' not found" in str(err.value)
+
+
+def test_misspelt_key_names_file_key_and_suggestion(tmp_path):
+    write(tmp_path / "base.yaml", "seed: 1\n")
+    cfg = write(tmp_path / "bad.yaml", "include: base.yaml\nsimulator: {widht: 3}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    message = str(err.value)
+    assert message.startswith(str(cfg))
+    assert "'simulator.widht'" in message and "did you mean 'width'" in message
+
+
+def test_wrong_type_names_expected_type(tmp_path):
+    cfg = write(tmp_path / "bad.yaml", "simulator: {width: wide}\n")
+    with pytest.raises(ConfigError, match=r"bad.yaml: key 'simulator.width': expected int, got str 'wide'"):
+        load_config(cfg)
+    cfg = write(tmp_path / "bad2.yaml", "simulator: {render: opengl}\n")
+    with pytest.raises(ConfigError, match=r"expected one of 'none', 'egl'"):
+        load_config(cfg)
+
+
+def test_error_blames_the_file_that_set_the_key(tmp_path):
+    base = write(tmp_path / "base.yaml", "simulator: {height: tall}\n")
+    write(tmp_path / "top.yaml", "include: base.yaml\nseed: 1\n")
+    with pytest.raises(ConfigError, match=str(base)):
+        load_config(tmp_path / "top.yaml")
+
+
+def test_overrides_are_parsed_by_field_type():
+    cfg = load_config("default", ["simulator.width=128", "simulator.field_of_view=60", "seed=7"]).config
+    assert cfg.simulator.width == 128 and isinstance(cfg.simulator.width, int)
+    assert cfg.simulator.field_of_view == 60.0 and isinstance(cfg.simulator.field_of_view, float)
+    assert cfg.seed == 7
+    cfg = load_config("default", ["follower.name=123", "follower.params.speed=2.5"]).config
+    assert cfg.follower.name == "123"  # a str field keeps the text as written
+    assert cfg.follower.params == {"speed": 2.5}
+
+
+def test_override_errors_name_the_command_line():
+    with pytest.raises(ConfigError, match="the command line: key 'simulator.heigth'"):
+        load_config("default", ["simulator.heigth=3"])
+    with pytest.raises(ConfigError, match="must look like key.sub=value"):
+        load_config("default", ["simulator.width"])
+
+
+def test_unknown_config_name_lists_shipped_configs():
+    with pytest.raises(ConfigError, match="shipped configs: .*default"):
+        load_config("defualt")
+
+
+def test_malformed_yaml_is_one_clear_error(tmp_path):
+    cfg = write(tmp_path / "broken.yaml", "simulator: [width: 3\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(cfg)
+    cfg = write(tmp_path / "list.yaml", "- 1\n- 2\n")
+    with pytest.raises(ConfigError, match="must be a YAML mapping"):
+        load_config(cfg)
+
+
+def test_effective_config_round_trips(tmp_path):
+    loaded = load_config("default", ["simulator.width=99"])
+    saved = save_effective_config(loaded.config, tmp_path / "run")
+    assert yaml.safe_load(saved.read_text())["simulator"]["width"] == 99
+    assert load_config(saved).config == loaded.config
