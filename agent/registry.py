@@ -19,6 +19,7 @@ This module imports nothing from the rest of the project, so any package may use
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import Any
@@ -68,7 +69,8 @@ class Registry:
             return
         self._discovered = True
         for package in self._builtin_packages:
-            importlib.import_module(package)
+            if _module_exists(package):
+                importlib.import_module(package)
         for entry_point in metadata.entry_points(group=self.entry_point_group):
             if entry_point.name in self._modules:
                 continue
@@ -115,19 +117,28 @@ class Registry:
         return name in self._modules
 
 
+def _module_exists(dotted: str) -> bool:
+    """True if ``dotted`` can be imported (a missing parent package counts as missing)."""
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except ModuleNotFoundError:
+        return False
+
+
 def _qualname(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-# Where each family's built-in modules live; importing these packages registers them.
+# Where each family's built-in modules live: each ``builtin`` module imports its package's
+# registered modules (and so registers them). Imported lazily, on the first lookup.
 _BUILTIN_PACKAGES: dict[str, tuple[str, ...]] = {
-    "perception": (),
-    "mapper": (),
-    "planner": (),
-    "parser": (),
-    "dialogue_manager": (),
-    "commander": (),
-    "follower": (),
+    "perception": ("perception.builtin",),
+    "mapper": ("mapping.builtin",),
+    "planner": ("planner.builtin",),
+    "parser": ("dialogue.builtin",),
+    "dialogue_manager": ("dialogue.builtin",),
+    "commander": ("agent.commanders.builtin",),
+    "follower": ("agent.followers.builtin",),
 }
 
 REGISTRIES: dict[str, Registry] = {

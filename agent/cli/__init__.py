@@ -2,7 +2,8 @@
 
 Each subcommand lives in its own module under ``agent/cli/`` and exposes
 ``add_parser(subparsers)``, which registers its arguments and sets ``handler`` to a
-function ``(args) -> int``. Only subcommands whose modules are built are listed.
+function ``(args) -> int``; the modules are found by scanning this package, so adding a
+command is adding a file. Help lists them by ``ORDER`` (a module constant, default 50).
 ``--debug`` shows the traceback of an error instead of the one-line message.
 """
 
@@ -10,14 +11,25 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import sys
 import traceback
 from collections.abc import Sequence
 
 from agent.errors import NesyError
 
-# Subcommand modules, in the order `nesy --help` lists them.
-SUBCOMMANDS = ("demo", "config_cmd", "modules_cmd")
+
+
+def subcommand_modules() -> list:
+    """The modules of ``agent.cli`` that define a subcommand, in help order."""
+    found = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_") or info.name == "common":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "add_parser"):
+            found.append(module)
+    return sorted(found, key=lambda m: (getattr(m, "ORDER", 50), m.__name__))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,8 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-    for name in SUBCOMMANDS:
-        importlib.import_module(f"agent.cli.{name}").add_parser(subparsers)
+    for module in subcommand_modules():
+        module.add_parser(subparsers)
     return parser
 
 

@@ -7,6 +7,8 @@ import argparse
 from agent.cli.common import add_config_arguments
 from agent.settings import build_configured_modules, load_config
 
+ORDER = 0
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
