@@ -1,0 +1,149 @@
+"""The AI2-THOR iTHOR floor plans as the simulator sees them (package data, loader, grid).
+
+Owns loading ``simulator/data/scenes.json.gz`` (built by ``python -m simulator.scenes.build
+DATA_DIR``; see docs/scenes.md) into frozen ``Scene`` records: fixed objects (receptacles and
+static objects at their recorded positions, with approximate extents), the navigable 0.25 m
+grid, the room extent, which switch controls what, and recorded interaction poses.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from agent.errors import NesyError
+
+GRID = 0.25
+
+Cell = tuple[int, int]
+Pose = tuple[float, float, int, int]  # x, z, rotation, horizon
+
+
+def to_cell(x: float, z: float) -> Cell:
+    """The grid cell containing the point (x, z) (metres)."""
+    return (round(x / GRID), round(z / GRID))
+
+
+def cell_center(cell: Cell) -> tuple[float, float]:
+    """The (x, z) centre of a grid cell, metres."""
+    return (cell[0] * GRID, cell[1] * GRID)
+
+
+@dataclass(frozen=True)
+class FixedObject:
+    """A receptacle or static (non-pickupable) object that stays in place."""
+
+    object_id: str
+    object_type: str
+    position: tuple[float, float, float]  # centre, metres, y up
+    size: tuple[float, float, float]  # full axis-aligned extents (x, y, z), metres
+    interaction_pose: Pose | None
+    receptacle: bool
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One iTHOR floor plan's static facts."""
+
+    name: str
+    number: int
+    room_type: str
+    fixed_objects: dict[str, FixedObject]
+    object_types: tuple[str, ...]
+    navigable: frozenset[Cell]
+    recorded_reachable: frozenset[Cell]
+    bounds: tuple[float, float, float, float]  # xmin, xmax, zmin, zmax
+    controls: dict[str, tuple[str, ...]]
+    openable_poses: dict[str, Pose]
+
+
+class UnknownSceneError(NesyError):
+    """A scene name or number that is not one of the 120 iTHOR floor plans."""
+
+
+class UnsupportedSceneError(NesyError):
+    """A floor plan whose receptacles and static objects are not in the data."""
+
+
+@lru_cache(maxsize=1)
+def _raw() -> dict[str, dict[str, Any]]:
+    path = resources.files("simulator") / "data" / "scenes.json.gz"
+    return json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))["scenes"]
+
+
+def _number(name: str) -> int:
+    return int(name[len("FloorPlan"):])
+
+
+def all_scenes() -> list[str]:
+    """The 120 iTHOR floor plans, in numeric order."""
+    return sorted(_raw(), key=_number)
+
+
+def supported_scenes() -> list[str]:
+    """The floor plans the simulator can load (those with receptacles and static objects)."""
+    return [n for n in all_scenes() if _raw()[n]["supported"]]
+
+
+def _canonical(name: str | int) -> str:
+    if isinstance(name, int) and not isinstance(name, bool):
+        key = f"FloorPlan{name}"
+    else:
+        m = re.fullmatch(r"\s*(?:floorplan)?\s*(\d+)\s*", str(name), flags=re.IGNORECASE)
+        key = f"FloorPlan{int(m.group(1))}" if m else str(name)
+    if key not in _raw():
+        raise UnknownSceneError(
+            f"unknown scene {name!r}: expected an iTHOR floor plan name or number "
+            "(FloorPlan1-30 kitchens, 201-230 living rooms, 301-330 bedrooms, "
+            "401-430 bathrooms), e.g. 'FloorPlan1' or 1"
+        )
+    return key
+
+
+def _pose(v: list | None) -> Pose | None:
+    return None if v is None else (float(v[0]), float(v[1]), int(v[2]), int(v[3]))
+
+
+def _cells(raw: list[list[int]]) -> frozenset[Cell]:
+    return frozenset((int(i), int(j)) for i, j in raw)
+
+
+def load_scene(name: str | int) -> Scene:
+    """Load a floor plan by name ('FloorPlan1', 'floorplan1') or number (1); cached, so
+    every spelling of a name gives the same Scene object."""
+    return _load(_canonical(name))
+
+
+@lru_cache(maxsize=128)
+def _load(key: str) -> Scene:
+    raw = _raw()[key]
+    if not raw["supported"]:
+        raise UnsupportedSceneError(
+            f"{key} is not supported: the floor-plan data has no receptacles or static "
+            "objects for it (only its reachable cells, object types and openable poses were "
+            f"recorded); {len(supported_scenes())} of the {len(all_scenes())} floor plans are "
+            "supported (see simulator.scenes.supported_scenes())"
+        )
+    fixed = {
+        oid: FixedObject(
+            object_id=oid, object_type=o["type"],
+            position=(float(o["position"][0]), float(o["position"][1]), float(o["position"][2])),
+            size=(float(o["size"][0]), float(o["size"][1]), float(o["size"][2])),
+            interaction_pose=_pose(o["interaction_pose"]), receptacle=bool(o["receptacle"]),
+        )
+        for oid, o in raw["fixed_objects"].items()
+    }
+    b = raw["bounds"]
+    return Scene(
+        name=key, number=int(raw["number"]), room_type=raw["room_type"],
+        fixed_objects=fixed, object_types=tuple(raw["object_types"]),
+        navigable=_cells(raw["navigable"]), recorded_reachable=_cells(raw["reachable"]),
+        bounds=(float(b[0]), float(b[1]), float(b[2]), float(b[3])),
+        controls={k: tuple(v) for k, v in raw["controls"].items()},
+        openable_poses={k: _pose(v) for k, v in raw["openable_poses"].items()},
+    )

@@ -1,0 +1,188 @@
+"""Scene geometry rules: object footprints, room extent, navigable grid, switch controls.
+
+Owns the rules that turn a floor plan's recorded facts (reachable cells, fixed objects at
+their positions) into the geometry the simulator uses; ``build`` applies them once and bakes
+the result into the package data. The rules (documented in docs/scenes.md):
+
+- footprint: a fixed object's axis-aligned x/z extent (type size, depth turned to face the
+  agent's recorded interaction pose), shrunk on every side by ``FOOTPRINT_SLACK``;
+- only floor-standing objects block the floor (furniture, counters, appliances on the floor;
+  cabinets/drawers/shelves/plants only if their bottom is below ``HIGH_BOTTOM``);
+- room extent: the recorded cells' bounding box grown by ``ROOM_MARGIN``, and out to any
+  wall-mounted object (windows, paintings, switches, mirrors, upper cabinets);
+- navigable: the recorded cells, plus cells grown from them (4-neighbour flood fill) whose
+  centre is at least ``AGENT_RADIUS`` inside the room extent and outside every footprint;
+  holes enclosed by recorded cells (islands, tables) are entered at most
+  ``ENCLOSED_RINGS`` cells deep.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+GRID = 0.25
+AGENT_RADIUS = 0.2  # AI2-THOR's agent capsule radius
+FOOTPRINT_SLACK = 0.2  # object extents are approximate: forgive the agent's radius
+ROOM_MARGIN = 0.45  # recorded cells stop ~0.5-0.7 m short of walls (measured: docs/scenes.md)
+HIGH_BOTTOM = 1.0  # objects whose bottom is above this do not block the floor
+MAX_RINGS: int | None = None  # None: flood fill; k: grow at most k cells from a recorded one
+ENCLOSED_RINGS = 1  # growth into holes enclosed by recorded cells stops after this many
+
+Cell = tuple[int, int]
+Rect = tuple[float, float, float, float]  # xmin, xmax, zmin, zmax
+
+FLOOR_STANDING = frozenset({
+    "ArmChair", "Bathtub", "Bed", "Cart", "Chair", "CoffeeTable", "CounterTop", "Desk",
+    "DiningTable", "DogBed", "Dresser", "FloorLamp", "Footstool", "Fridge", "GarbageCan",
+    "LaundryHamper", "Ottoman", "ShelvingUnit", "SideTable", "Sink", "Sofa", "Stool",
+    "Toilet", "TVStand", "VacuumCleaner",
+})
+MAYBE_HIGH = frozenset({"Cabinet", "Drawer", "Shelf", "HousePlant", "Safe"})
+WALL_MOUNTED = frozenset({
+    "Window", "Painting", "Poster", "Mirror", "LightSwitch", "Blinds", "Curtains",
+})
+
+
+def oriented_size(
+    size: tuple[float, float, float], rotation: int | None
+) -> tuple[float, float, float]:
+    """Turn a (width, height, depth) size so its depth lies along the agent's view axis.
+
+    The type table gives depth along z (object facing an agent that looks along z). An
+    object the agent interacts with while facing +x or -x (rotation 90 or 270) is turned.
+    """
+    if rotation is not None and int(rotation) % 180 == 90:
+        return (size[2], size[1], size[0])
+    return size
+
+
+def blocks_floor(object_type: str, position: tuple[float, float, float],
+                 size: tuple[float, float, float]) -> bool:
+    """Whether the object stands on the floor (and so takes floor space from the agent)."""
+    if object_type in FLOOR_STANDING:
+        return True
+    if object_type in MAYBE_HIGH:
+        return position[1] - size[1] / 2 < HIGH_BOTTOM
+    return False
+
+
+def footprint(position: tuple[float, float, float], size: tuple[float, float, float],
+              slack: float = FOOTPRINT_SLACK) -> Rect:
+    """The object's x/z rectangle, shrunk by ``slack`` on each side (never below zero)."""
+    hx = max(size[0] / 2 - slack, 0.0)
+    hz = max(size[2] / 2 - slack, 0.0)
+    return (position[0] - hx, position[0] + hx, position[2] - hz, position[2] + hz)
+
+
+def covers(rect: Rect, x: float, z: float) -> bool:
+    """Whether the point lies strictly inside the rectangle (a zero-size one covers nothing)."""
+    return rect[0] < x < rect[1] and rect[2] < z < rect[3]
+
+
+def on_wall(object_type: str, position: tuple[float, float, float],
+            size: tuple[float, float, float]) -> bool:
+    """Whether the object hangs on a wall (so its x or z marks where a wall is)."""
+    if object_type in WALL_MOUNTED:
+        return True
+    return object_type == "Cabinet" and position[1] - size[1] / 2 >= HIGH_BOTTOM
+
+
+def room_bounds(reachable: Iterable[Cell], walls: Iterable[tuple[float, float]] = (),
+                margin: float = ROOM_MARGIN) -> Rect:
+    """The room's extent: the recorded cells' bounding box grown by ``margin``, and further
+    out to any wall-mounted object (x, z) beyond it (objects hang on the walls)."""
+    cells = list(reachable)
+    xs = [c[0] * GRID for c in cells]
+    zs = [c[1] * GRID for c in cells]
+    wall = list(walls)
+    wx = [w[0] for w in wall]
+    wz = [w[1] for w in wall]
+    return (min([min(xs) - margin, *wx]), max([max(xs) + margin, *wx]),
+            min([min(zs) - margin, *wz]), max([max(zs) + margin, *wz]))
+
+
+def inside(bounds: Rect, x: float, z: float, inset: float = AGENT_RADIUS) -> bool:
+    """Whether the point is at least ``inset`` inside the rectangle."""
+    eps = 1e-9
+    return (bounds[0] + inset - eps <= x <= bounds[1] - inset + eps
+            and bounds[2] + inset - eps <= z <= bounds[3] - inset + eps)
+
+
+def enclosed_cells(recorded: set[Cell]) -> set[Cell]:
+    """Unrecorded cells enclosed by recorded ones (holes not 4-connected to the outside).
+
+    AI2-THOR's reachability search walked all around such a hole and found it blocked
+    (kitchen islands, tables, beds in the middle of a room), so it is trusted; the misses
+    of the recorded list lie on the outer side (along walls and wall-standing furniture).
+    """
+    xs = [c[0] for c in recorded]
+    zs = [c[1] for c in recorded]
+    x0, x1, z0, z1 = min(xs) - 1, max(xs) + 1, min(zs) - 1, max(zs) + 1
+    outside: set[Cell] = set()
+    stack = [(x0, z0)]
+    while stack:
+        c = stack.pop()
+        if c in outside or c in recorded or not (x0 <= c[0] <= x1 and z0 <= c[1] <= z1):
+            continue
+        outside.add(c)
+        stack.extend(((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1)))
+    return {(i, j) for i in range(x0, x1 + 1) for j in range(z0, z1 + 1)
+            if (i, j) not in recorded and (i, j) not in outside}
+
+
+def grow_navigable(reachable: Iterable[Cell], bounds: Rect, blockers: list[Rect],
+                   max_rings: int | None = MAX_RINGS,
+                   enclosed_rings: int = ENCLOSED_RINGS) -> set[Cell]:
+    """The recorded cells plus free cells 4-connected to them (see module docstring)."""
+    recorded = set(reachable)
+    enclosed = enclosed_cells(recorded) if recorded else set()
+    navigable = set(recorded)
+    frontier = sorted(navigable)
+    ring = 0
+    while frontier and (max_rings is None or ring < max_rings):
+        ring += 1
+        nxt: set[Cell] = set()
+        for i, j in frontier:
+            for cell in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                if cell in navigable or cell in nxt:
+                    continue
+                if cell in enclosed and ring > enclosed_rings:
+                    continue
+                x, z = cell[0] * GRID, cell[1] * GRID
+                if inside(bounds, x, z) and not any(covers(r, x, z) for r in blockers):
+                    nxt.add(cell)
+        navigable |= nxt
+        frontier = sorted(nxt)
+    return navigable
+
+
+def _dist(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    return math.dist(a, b)
+
+
+def pair_controls(switches: dict[str, tuple[float, float, float]],
+                  targets: dict[str, tuple[float, float, float]]) -> dict[str, tuple[str, ...]]:
+    """Pair each switch with one target: globally nearest pairs first, one-to-one while
+    targets remain, then any leftover switch takes its nearest target. Deterministic."""
+    pairs = sorted((_dist(sp, tp), s, t) for s, sp in switches.items() for t, tp in targets.items())
+    out: dict[str, tuple[str, ...]] = {}
+    used: set[str] = set()
+    for _, s, t in pairs:
+        if s not in out and t not in used:
+            out[s] = (t,)
+            used.add(t)
+    for _, s, t in pairs:
+        if s not in out:
+            out[s] = (t,)
+    return {s: out.get(s, ()) for s in sorted(switches)}
+
+
+def nearest(switches: dict[str, tuple[float, float, float]],
+            targets: dict[str, tuple[float, float, float]]) -> dict[str, tuple[str, ...]]:
+    """Each switch controls its nearest target (ties broken by id); () if there is none."""
+    out: dict[str, tuple[str, ...]] = {}
+    for s, sp in sorted(switches.items()):
+        best = min(((_dist(sp, tp), t) for t, tp in targets.items()), default=None)
+        out[s] = (best[1],) if best else ()
+    return out
