@@ -1,0 +1,101 @@
+"""Camera geometry: poses, view frusta, distances to boxes, and screen projection.
+
+Conventions follow AI2-THOR: y is up; rotation 0 faces +z and 90 faces +x (RotateRight
+adds 90); a positive horizon looks down. All boxes are axis-aligned (centre, full size).
+Functions take arrays of boxes so the simulator can test every object in one numpy call.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+CAMERA_HEIGHT = 1.576  # metres: AI2-THOR's agent position y (0.901) + camera offset (0.675)
+NEAR = 0.05
+
+# the 8 corners of a unit box centred at the origin, as multiples of the half size
+_CORNERS = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)], dtype=float)
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera at ``position`` looking along (rotation, horizon), square frame."""
+
+    x: float
+    y: float
+    z: float
+    rotation: float
+    horizon: float
+    field_of_view: float = 90.0
+
+    @property
+    def position(self) -> np.ndarray:
+        return np.array([self.x, self.y, self.z])
+
+    def axes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(right, up, forward) unit vectors in world coordinates."""
+        r, h = math.radians(self.rotation), math.radians(self.horizon)
+        forward = np.array([math.sin(r) * math.cos(h), -math.sin(h), math.cos(r) * math.cos(h)])
+        right = np.array([math.cos(r), 0.0, -math.sin(r)])
+        up = np.cross(forward, right)
+        return right, up, forward
+
+    @property
+    def tan_half_fov(self) -> float:
+        return math.tan(math.radians(self.field_of_view) / 2)
+
+    def to_camera(self, points: np.ndarray) -> np.ndarray:
+        """World points (..., 3) -> camera coordinates (right, up, forward)."""
+        right, up, forward = self.axes()
+        d = points - self.position
+        return np.stack([d @ right, d @ up, d @ forward], axis=-1)
+
+
+def box_distances(camera_position: np.ndarray, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Euclidean distance from a point to each axis-aligned box (0 inside the box)."""
+    half = sizes / 2
+    closest = np.clip(camera_position, centers - half, centers + half)
+    return np.linalg.norm(closest - camera_position, axis=1)
+
+
+def boxes_in_frustum(camera: Camera, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Conservative frustum test: False only if all 8 corners lie outside one frustum plane."""
+    if len(centers) == 0:
+        return np.zeros(0, dtype=bool)
+    corners = centers[:, None, :] + _CORNERS[None, :, :] * (sizes[:, None, :] / 2)
+    cam = camera.to_camera(corners)  # (N, 8, 3)
+    cx, cy, cz = cam[..., 0], cam[..., 1], cam[..., 2]
+    t = camera.tan_half_fov
+    outside = (
+        np.all(cz < NEAR, axis=1)
+        | np.all(cx > cz * t, axis=1)
+        | np.all(cx < -cz * t, axis=1)
+        | np.all(cy > cz * t, axis=1)
+        | np.all(cy < -cz * t, axis=1)
+    )
+    return ~outside
+
+
+def project_boxes(camera: Camera, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Screen rectangles (x0, y0, x1, y1) of boxes in relative coordinates ([0, 1], y down).
+
+    Corners behind the camera are clamped to the near plane, so a box that surrounds the
+    camera covers the screen. Rectangles are not clipped to the screen.
+    """
+    if len(centers) == 0:
+        return np.zeros((0, 4))
+    corners = centers[:, None, :] + _CORNERS[None, :, :] * (sizes[:, None, :] / 2)
+    cam = camera.to_camera(corners)
+    cz = np.maximum(cam[..., 2], NEAR)
+    t = camera.tan_half_fov
+    sx = 0.5 + cam[..., 0] / (cz * t) / 2
+    sy = 0.5 - cam[..., 1] / (cz * t) / 2
+    return np.stack([sx.min(1), sy.min(1), sx.max(1), sy.max(1)], axis=1)
+
+
+def heading_vector(rotation: float) -> tuple[float, float]:
+    """Unit (dx, dz) of a rotation in degrees (0 -> +z, 90 -> +x)."""
+    r = math.radians(rotation)
+    return round(math.sin(r), 9), round(math.cos(r), 9)

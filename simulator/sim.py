@@ -1,0 +1,164 @@
+"""The ``Simulator``: the API every agent, runner, test and benchmark talks to.
+
+Two agents share a world, as in TEACh: agent 0 is the Commander (a floating camera that
+may look around, talk, and, through the tasks package, run Progress Check and
+SearchObject) and agent 1 is the Follower (moves, interacts, talks). ALFRED episodes use
+the Follower alone. ``step`` never raises on an agent's action: a bad action returns
+``success=False`` with an AI2-THOR-like ``errorMessage`` and leaves the state unchanged.
+
+What an agent observes (``Observation``) is what a robot would: its own odometry pose,
+whether its hand is full, the result of its last action and the new utterances
+(plus frames when rendering is on). Ground truth is in ``metadata()``, for oracles and
+evaluation only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator.actions import ACTIONS, INTERACTION_OPS, apply
+from simulator.start_state import StartState, build_world
+from simulator.world import World
+
+COMMANDER, FOLLOWER = 0, 1
+
+
+@dataclass(frozen=True)
+class Utterance:
+    agent_id: int
+    text: str
+    step: int
+
+
+@dataclass
+class Observation:
+    """What one agent perceives after an action (no ground truth)."""
+
+    agent_id: int
+    pose: tuple[float, float, int, float]  # x, z, rotation, horizon (odometry)
+    holding: bool
+    last_action: str | None
+    last_action_success: bool
+    error_message: str
+    utterances: list[Utterance] = field(default_factory=list)
+
+
+@dataclass
+class StepResult:
+    success: bool
+    error_message: str
+    observation: Observation
+
+
+@dataclass(frozen=True)
+class SimulatorSettings:
+    field_of_view: float = 90.0
+    interaction_distance: float = 1.5
+
+
+class Simulator:
+    """The built-in THOR-compatible simulator (symbolic observations)."""
+
+    def __init__(self, settings: Any = None) -> None:
+        self.settings = SimulatorSettings(
+            field_of_view=getattr(settings, "field_of_view", 90.0),
+            interaction_distance=getattr(settings, "interaction_distance", 1.5),
+        )
+        self._world: World | None = None
+        self.dialogue: list[Utterance] = []
+        self._heard: dict[int, int] = {}
+        self._last: dict[int, tuple[str | None, bool, str]] = {}
+        self.steps = 0
+        self.start: StartState | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def reset(self, start: StartState) -> Observation:
+        """Start an episode from ``start``; returns the Follower's first observation."""
+        self._world = build_world(start, self.settings.field_of_view, self.settings.interaction_distance)
+        self.start = start
+        self.dialogue = []
+        self._heard = {COMMANDER: 0, FOLLOWER: 0}
+        self._last = {COMMANDER: (None, True, ""), FOLLOWER: (None, True, "")}
+        self.steps = 0
+        return self.observe(FOLLOWER)
+
+    @property
+    def world(self) -> World:
+        """Ground truth (for oracles, tasks and evaluation; never for a plain Follower)."""
+        if self._world is None:
+            raise RuntimeError("call Simulator.reset(start_state) before using the simulator")
+        return self._world
+
+    # ------------------------------------------------------------------ acting
+    def step(self, agent_id: int, action: str, **target: Any) -> StepResult:
+        """Apply ``action`` for ``agent_id`` (0 Commander, 1 Follower)."""
+        world = self.world
+        error = self._check(agent_id, action)
+        if error is None:
+            spec = ACTIONS[action]
+            if spec.op == "text":
+                text = str(target.get("utterance", target.get("text", ""))).strip()
+                error = None if text else "Text needs a non-empty utterance"
+                if text:
+                    self.dialogue.append(Utterance(agent_id, text, self.steps))
+            elif spec.op != "stop":
+                error = apply(world, agent_id, spec, target)
+        self.steps += 1
+        if agent_id in (COMMANDER, FOLLOWER):
+            self._last[agent_id] = (action, error is None, error or "")
+            observation = self.observe(agent_id)
+        else:
+            observation = self.observe(FOLLOWER)
+        return StepResult(error is None, error or "", observation)
+
+    def _check(self, agent_id: int, action: str) -> str | None:
+        if agent_id not in (COMMANDER, FOLLOWER):
+            return f"Unknown agent {agent_id!r}: 0 is the Commander, 1 the Follower"
+        if action not in ACTIONS:
+            return f"Unknown action {action!r}; known actions: {', '.join(ACTIONS)}"
+        if agent_id == COMMANDER and ACTIONS[action].op in INTERACTION_OPS:
+            return "The Commander cannot interact with objects; only the Follower can"
+        return None
+
+    def say(self, agent_id: int, text: str) -> StepResult:
+        return self.step(agent_id, "Text", utterance=text)
+
+    # ------------------------------------------------------------------ observing
+    def observe(self, agent_id: int) -> Observation:
+        agent = self.world.agents[agent_id]
+        heard_from = self._heard.get(agent_id, 0)
+        new = [u for u in self.dialogue[heard_from:] if u.agent_id != agent_id]
+        self._heard[agent_id] = len(self.dialogue)
+        action, success, error = self._last.get(agent_id, (None, True, ""))
+        return Observation(agent_id, agent.pose(), agent.held is not None, action, success, error, new)
+
+    def metadata(self, agent_id: int = FOLLOWER) -> dict[str, Any]:
+        """AI2-THOR-style metadata seen from ``agent_id`` (ground truth)."""
+        world = self.world
+        ids, distances, _ = world.view(agent_id)
+        visible = set(world.visible_ids(agent_id))
+        agent = world.agents[agent_id]
+        action, success, error = self._last.get(agent_id, (None, True, ""))
+        objects = [
+            world.objects[oid].metadata(oid in visible, float(distances[i])) for i, oid in enumerate(ids)
+        ]
+        return {
+            "sceneName": world.scene.name,
+            "agent": {
+                "position": {"x": agent.x, "y": 0.9009992, "z": agent.z},
+                "rotation": {"x": 0.0, "y": float(agent.rotation), "z": 0.0},
+                "cameraHorizon": agent.horizon,
+            },
+            "objects": objects,
+            "inventoryObjects": (
+                [{"objectId": agent.held, "objectType": world.objects[agent.held].object_type}]
+                if agent.held else []
+            ),
+            "lastAction": action,
+            "lastActionSuccess": success,
+            "errorMessage": error,
+        }
+
+    def state_hash(self) -> str:
+        return self.world.state_hash()

@@ -1,0 +1,136 @@
+"""Resolving an action's target: by objectId, or by a relative screen point (TEACh clicks).
+
+An objectId is matched exactly, or to the object of the same type whose id coordinates
+differ by at most 1.5 cm per axis (AI2-THOR's ids were rounded from positions that the
+physics engine later nudged by millimetres; ALFRED's expert actions use those ids).
+A screen point picks, among the visible objects that afford the action and whose
+projected box contains a small patch around the point, the one with the smallest
+projection (the frontmost small thing, not the counter under it). The target must be
+visible: in the view frustum, within the interaction distance, not inside a closed
+receptacle, not held.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator.geometry import project_boxes
+from simulator.objects import SimObject
+from simulator.world import World
+
+ID_TOLERANCE = 0.015
+CLICK_PATCH = 0.02  # half-size of the patch around a click, relative to the frame
+POUR_TARGETS = ("HousePlant", "SinkBasin", "BathtubBasin")
+
+
+@dataclass(frozen=True)
+class Target:
+    """The object an action applies to, with the viewpoint it was chosen from."""
+
+    obj: SimObject | None
+    world: World | None = None
+    agent_index: int = 0
+
+    @classmethod
+    def none(cls) -> Target:
+        return cls(None)
+
+    def placement(self, item: SimObject) -> tuple[float, float, float]:
+        """Where ``item`` lands in this receptacle: where the agent looks, inside its footprint."""
+        assert self.obj is not None and self.world is not None
+        recep = self.obj
+        (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
+        enclosed = recep.openable
+        surface = cy - sy / 2 + 0.01 if enclosed else cy + sy / 2
+        camera = self.world.agents[self.agent_index].camera(self.world.field_of_view)
+        _, _, forward = camera.axes()
+        if forward[1] < -1e-3:
+            t = (surface - camera.y) / forward[1]
+            hx, hz = camera.x + t * forward[0], camera.z + t * forward[2]
+        else:
+            hx, hz = cx, cz
+        mx = max(sx / 2 - item.size[0] / 2, 0.0)
+        mz = max(sz / 2 - item.size[2] / 2, 0.0)
+        x = float(np.clip(hx, cx - mx, cx + mx))
+        z = float(np.clip(hz, cz - mz, cz + mz))
+        return (round(x, 4), round(surface + item.size[1] / 2, 4), round(z, 4))
+
+
+def affords(obj: SimObject, affordance: str | None) -> bool:
+    if affordance is None:
+        return True
+    if affordance == "pourable":
+        return obj.fillable or obj.object_type in POUR_TARGETS
+    return bool(getattr(obj, affordance))
+
+
+def lookup(world: World, object_id: str) -> SimObject | None:
+    """The object with this id (exactly, or within AI2-THOR's rounding tolerance)."""
+    if object_id in world.objects:
+        return world.objects[object_id]
+    parts = object_id.split("|")
+    if len(parts) < 4:
+        return None
+    try:
+        coords = np.array([float(p) for p in parts[1:4]])
+    except ValueError:
+        return None
+    suffix = parts[4:]
+    for oid, obj in world.objects.items():
+        other = oid.split("|")
+        if other[0] != parts[0] or other[4:] != suffix or len(other) < 4:
+            continue
+        try:
+            if np.all(np.abs(np.array([float(p) for p in other[1:4]]) - coords) <= ID_TOLERANCE + 1e-9):
+                return obj
+        except ValueError:
+            continue
+    return None
+
+
+def resolve_target(world: World, agent_index: int, spec, args: dict) -> tuple[Target, str | None]:
+    """Find the action's target and check it is visible; (Target, None) or (none, error)."""
+    object_id = args.get("receptacleObjectId") if spec.op == "put" else None
+    object_id = object_id or args.get("objectId")
+    if object_id:
+        obj = lookup(world, str(object_id))
+        if obj is None:
+            return Target.none(), f"Object {object_id} does not exist in this scene"
+        if obj.object_id not in world.visible_ids(agent_index):
+            return Target.none(), f"{obj.object_id} is not visible (out of view, out of reach or inside something closed)"
+        return Target(obj, world, agent_index), None
+    if "x" in args and "y" in args:
+        try:
+            x, y = float(args["x"]), float(args["y"])
+        except (TypeError, ValueError):
+            return Target.none(), f"Click position must be two numbers in [0, 1], got {args['x']!r}, {args['y']!r}"
+        if not (0.0 <= x <= 1.0 and 0.0 <= y <= 1.0):
+            return Target.none(), f"Click position ({x:g}, {y:g}) is outside the frame [0, 1] x [0, 1]"
+        obj = object_at(world, agent_index, x, y, spec.affordance)
+        if obj is None:
+            return Target.none(), f"No object that can be acted on ({spec.affordance}) at ({x:.2f}, {y:.2f})"
+        return Target(obj, world, agent_index), None
+    return Target.none(), "This action needs a target: objectId=... or a screen point x=..., y=..."
+
+
+def object_at(world: World, agent_index: int, x: float, y: float, affordance: str | None) -> SimObject | None:
+    """The visible object that affords ``affordance`` under the relative point (x, y)."""
+    visible = [world.objects[i] for i in world.visible_ids(agent_index)]
+    candidates = [o for o in visible if affords(o, affordance)]
+    if not candidates:
+        return None
+    camera = world.agents[agent_index].camera(world.field_of_view)
+    centers = np.array([o.position for o in candidates], dtype=float)
+    sizes = np.array([o.size for o in candidates], dtype=float)
+    rects = project_boxes(camera, centers, sizes)
+    hit = (
+        (rects[:, 0] <= x + CLICK_PATCH) & (rects[:, 2] >= x - CLICK_PATCH)
+        & (rects[:, 1] <= y + CLICK_PATCH) & (rects[:, 3] >= y - CLICK_PATCH)
+    )
+    if not hit.any():
+        return None
+    areas = (np.clip(rects[:, 2], 0, 1) - np.clip(rects[:, 0], 0, 1)) * (np.clip(rects[:, 3], 0, 1) - np.clip(rects[:, 1], 0, 1))
+    order = sorted(np.nonzero(hit)[0], key=lambda i: (areas[i], candidates[i].object_id))
+    return candidates[order[0]]
