@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from simulator import rules
 from simulator.geometry import heading_vector
 from simulator.object_types import can_contain
-from simulator.objects import SimObject
+from simulator.objects import SimObject, encloses
 from simulator.scenes import cell_center
 from simulator.targeting import Target, resolve_target
 from simulator.world import World
@@ -124,7 +124,7 @@ def put(world: World, agent_index: int, spec: ActionSpec, target: Target) -> str
     held = world.objects[agent.held]
     if not receptacle.receptacle:
         return f"{receptacle.object_id} is not a receptacle"
-    if receptacle.openable and not receptacle.is_open:
+    if encloses(receptacle) and not receptacle.is_open:
         return f"Receptacle {receptacle.object_id} is closed"
     if receptacle.object_id == held.object_id or receptacle.object_id in _descendant_ids(world, held):
         return f"Cannot place {held.object_id} inside itself"
@@ -138,8 +138,7 @@ def put(world: World, agent_index: int, spec: ActionSpec, target: Target) -> str
 # Receptacles that AI2-THOR restricts to particular objects (its receptacle placement
 # restrictions); every other receptacle takes any pickupable object that is put in it.
 RESTRICTED_RECEPTACLES = (
-    "Toaster", "CoffeeMachine", "StoveBurner", "Pot", "Pan", "Bowl", "Plate", "Mug", "Cup",
-    "HandTowelHolder", "TowelHolder", "ToiletPaperHanger", "Box", "Safe",
+    "Toaster", "CoffeeMachine", "StoveBurner", "HandTowelHolder", "TowelHolder", "ToiletPaperHanger",
 )
 
 

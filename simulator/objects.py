@@ -32,6 +32,15 @@ def _coord(value: float) -> str:
     return ("-" if rounded < 0 else "+") + text
 
 
+# Openable receptacles whose contents stay reachable when closed (a lid, a cover, a screen)
+OPEN_TOP = ("Toilet", "Laptop", "Book", "Kettle")
+
+
+def encloses(obj: SimObject) -> bool:
+    """Does closing this object hide and lock away what is in it (fridge, drawer, box...)?"""
+    return obj.openable and obj.receptacle and obj.object_type not in OPEN_TOP
+
+
 @dataclass
 class SimObject:
     """One object instance with its AI2-THOR properties and mutable state."""

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 
 from agent.errors import NesyError
 from simulator.object_types import can_contain, type_info
-from simulator.objects import SimObject, format_object_id
+from simulator.objects import SimObject, encloses, format_object_id
 from simulator.scenes import load_scene
 from simulator.world import AgentState, World
 
 DEFAULT_ON = ("LightSwitch",)
+START_OPEN = ("Box", "Laptop")  # AI2-THOR's cardboard boxes and laptops start open
 STATE_FIELDS = {
     "isDirty": "is_dirty", "isOpen": "is_open", "isToggled": "is_toggled",
     "isFilledWithLiquid": "is_filled", "isCooked": "is_cooked", "fillLiquid": "liquid",
@@ -97,7 +98,7 @@ def _contains(recep: SimObject, obj: SimObject) -> bool:
     if abs(x - rx) > sx / 2 + XZ_MARGIN or abs(z - rz) > sz / 2 + XZ_MARGIN:
         return False
     bottom, top = ry - sy / 2, ry + sy / 2
-    if recep.openable:  # inside: the object's centre within the box
+    if encloses(recep):  # inside: the object's centre within the box
         return bottom - 0.02 <= y <= top + 0.02
     return bottom - Y_BELOW <= y <= top + obj.size[1] / 2 + Y_ABOVE
 
@@ -143,6 +144,7 @@ def _dist(a: SimObject, b: SimObject) -> float:
 def _apply_states(objects: dict[str, SimObject], start: StartState) -> None:
     toggles = dict(start.toggles)
     for obj in objects.values():
+        obj.is_open = obj.openable and obj.object_type in START_OPEN
         if obj.toggleable:
             obj.is_toggled = toggles.get(obj.object_type, obj.object_type in DEFAULT_ON)
         if start.dirty_and_empty and obj.dirtyable:

@@ -17,10 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator.geometry import project_boxes
-from simulator.objects import SimObject
+from simulator.objects import SimObject, encloses
 from simulator.world import World
 
 ID_TOLERANCE = 0.015
+# types the floor-plan data lacks and the scene builder synthesizes (docs/scenes.md): an id
+# naming one resolves to the nearest instance within this distance of its coordinates
+SYNTHESIZED = {"Faucet": 1.0}
 CLICK_PATCH = 0.02  # half-size of the patch around a click, relative to the frame
 POUR_TARGETS = ("HousePlant", "SinkBasin", "BathtubBasin")
 
@@ -42,7 +45,7 @@ class Target:
         assert self.obj is not None and self.world is not None
         recep = self.obj
         (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
-        enclosed = recep.openable
+        enclosed = encloses(recep)
         surface = cy - sy / 2 + 0.01 if enclosed else cy + sy / 2
         camera = self.world.agents[self.agent_index].camera(self.world.field_of_view)
         _, _, forward = camera.axes()
@@ -78,6 +81,12 @@ def lookup(world: World, object_id: str) -> SimObject | None:
     except ValueError:
         return None
     suffix = parts[4:]
+    if parts[0] in SYNTHESIZED:
+        same = [o for o in world.objects.values() if o.object_type == parts[0]]
+        nearest = min(same, key=lambda o: (float(np.linalg.norm(np.subtract(o.position, coords))), o.object_id), default=None)
+        if nearest is not None and np.linalg.norm(np.subtract(nearest.position, coords)) <= SYNTHESIZED[parts[0]]:
+            return nearest
+        return None
     for oid, obj in world.objects.items():
         other = oid.split("|")
         if other[0] != parts[0] or other[4:] != suffix or len(other) < 4:

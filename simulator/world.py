@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator.geometry import CAMERA_HEIGHT, Camera, box_distances, boxes_in_frustum, heading_vector
-from simulator.objects import SimObject
+from simulator.objects import SimObject, encloses
 from simulator.scenes import Scene, to_cell
 
 AGENT_Y = 0.9009992  # AI2-THOR's agent position y in iTHOR scenes (ALFRED's TeleportFull y)
@@ -78,10 +78,10 @@ class World:
         return chain
 
     def is_hidden(self, object_id: str) -> bool:
-        """Inside (at any depth) a closed openable receptacle."""
+        """Inside (at any depth) a closed enclosing receptacle (fridge, drawer, box...)."""
         for parent_id in self.container_chain(object_id):
             parent = self.objects[parent_id]
-            if parent.openable and not parent.is_open:
+            if encloses(parent) and not parent.is_open:
                 return True
         return False
 

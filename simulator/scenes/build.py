@@ -87,8 +87,8 @@ def build_scene(name: str, fp: dict[str, Any], types: dict[str, Any]) -> dict[st
         for oid, obj in sorted(fp[group].items()):
             otype = obj["type"]
             pose = obj.get("interaction_pose")
-            pos = tuple(_r(v) for v in obj["position"])
             size = layout.oriented_size(tuple(types[otype]["size"]), pose[2] if pose else None)
+            pos = tuple(_r(v) for v in layout.box_center(otype, obj["position"], size))
             fixed[oid] = {
                 "type": otype, "position": list(pos), "size": [_r(s) for s in size],
                 "interaction_pose": ([_r(pose[0]), _r(pose[1]), int(pose[2]), int(pose[3])]
@@ -99,6 +99,7 @@ def build_scene(name: str, fp: dict[str, Any], types: dict[str, Any]) -> dict[st
                 blockers.append(layout.footprint(pos, size))
             if layout.on_wall(otype, pos, size):
                 walls.append((pos[0], pos[2]))
+    fixed.update(layout.faucets_for_basins(fixed, set(fp["object_types"])))
     bounds = layout.room_bounds(reachable, walls)
     navigable = layout.grow_navigable(reachable, bounds, blockers)
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from simulator.objects import format_object_id
+
 GRID = 0.25
 AGENT_RADIUS = 0.2  # AI2-THOR's agent capsule radius
 FOOTPRINT_SLACK = 0.2  # object extents are approximate: forgive the agent's radius
@@ -42,6 +44,52 @@ MAYBE_HIGH = frozenset({"Cabinet", "Drawer", "Shelf", "HousePlant", "Safe"})
 WALL_MOUNTED = frozenset({
     "Window", "Painting", "Poster", "Mirror", "LightSwitch", "Blinds", "Curtains",
 })
+
+
+# Types whose recorded position (AI2-THOR's transform pivot, also encoded in the objectId)
+# is at the bottom of the object rather than at its centre.
+BOTTOM_PIVOT = FLOOR_STANDING | frozenset({
+    "CoffeeMachine", "Microwave", "Toaster", "DeskLamp", "HousePlant", "Television", "Safe",
+})
+
+
+def box_center(
+    object_type: str, position: Iterable[float], size: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    """The centre of an object's box from its recorded (pivot) position."""
+    x, y, z = position
+    if object_type in BOTTOM_PIVOT:
+        y += size[1] / 2
+    return (x, y, z)
+
+
+FAUCET_HEIGHT = 0.2  # above the basin's centre
+
+
+def faucets_for_basins(fixed: dict[str, dict], scene_types: set[str]) -> dict[str, dict]:
+    """Faucets are not in the floor-plan data: add one at the back edge of every basin.
+
+    The back is the side away from the agent's recorded interaction pose. Their ids are
+    formatted from these synthesized positions, so they differ from AI2-THOR's by some
+    centimetres; ``simulator.targeting`` resolves a Faucet id to the nearest faucet.
+    """
+    if "Faucet" not in scene_types:
+        return {}
+    out = {}
+    for oid, obj in sorted(fixed.items()):
+        if obj["type"] not in ("SinkBasin", "BathtubBasin"):
+            continue
+        x, y, z = obj["position"]
+        rotation = obj["interaction_pose"][2] if obj["interaction_pose"] else 0
+        dx, dz = round(math.sin(math.radians(rotation))), round(math.cos(math.radians(rotation)))
+        depth = obj["size"][2] if dx == 0 else obj["size"][0]
+        pos = (round(x + dx * depth / 2, 2), round(y + FAUCET_HEIGHT, 2), round(z + dz * depth / 2, 2))
+        faucet_id = format_object_id("Faucet", pos)
+        out[faucet_id] = {
+            "type": "Faucet", "position": list(pos), "size": [0.1, 0.25, 0.1],
+            "interaction_pose": obj["interaction_pose"], "receptacle": False,
+        }
+    return out
 
 
 def oriented_size(

@@ -1,0 +1,234 @@
+"""Builders for furniture and appliances (composed shapes with doors, basins, lamps).
+
+Owns the shapes of receptacles and fixtures. Openable receptacles are hollow shells with
+a door (or a sliding front) so that what they contain is visible when open; the door
+swings ~100 degrees about a hinge on the object's left front edge.
+"""
+
+from __future__ import annotations
+
+from .meshes import BOX, CYLINDER, SPHERE, TUBE
+from .palette import GLOW, METAL, PLAIN, WOOD, shade
+from .styles import Builder, Kit
+
+_HANDLE = (0.75, 0.76, 0.78)
+_DARK = (0.08, 0.08, 0.09)
+_INSIDE = (0.92, 0.92, 0.90)
+
+
+def _shell(k: Kit, th: float, inside=None, depth: float | None = None) -> None:
+    """A box open at the front: back, sides, top, bottom (inside colour on the back)."""
+    W, H, D = k.W, k.H, depth if depth is not None else k.D
+    t0 = -k.D / 2 + D / 2
+    k.add(BOX, (0, 0, -k.D / 2 + th / 2), (W, H, th), inside or shade(k.body, 0.8))
+    for side in (-1, 1):
+        k.add(BOX, (side * (W - th) / 2, 0, t0), (th, H, D))
+        k.add(BOX, (0, side * (H - th) / 2, t0), (W - 2 * th, th, D))
+
+
+def _door(k: Kit, th: float, v: float, h: float, rgb=None, mat=None, window=None) -> None:
+    yaw = -100.0 if k.obj.is_open else 0.0
+    pivot = (-k.W / 2, k.D / 2)
+    t = k.D / 2 - th / 2
+    k.add(BOX, (0, v, t), (k.W, h, th), rgb, mat, yaw, pivot)
+    k.add(BOX, (0.4 * k.W, v, k.D / 2 + 0.015), (0.03, 0.4 * h, 0.03), _HANDLE, METAL, yaw, pivot)
+    if window is not None:
+        k.add(BOX, (-0.1 * k.W, v, k.D / 2 + 0.002), (0.6 * k.W, 0.6 * h, 0.004), window, PLAIN, yaw, pivot)
+
+
+def _fridge(k: Kit) -> None:
+    th = min(0.05, 0.1 * k.D)
+    _shell(k, th, _INSIDE, k.D - th)
+    if k.obj.is_open:
+        for f in (-0.2, 0.1):
+            k.add(BOX, (0, f * k.H, -th / 2), (k.W - 2 * th, 0.01, k.D - 2 * th), (0.8, 0.85, 0.9), PLAIN)
+        k.add(BOX, (0, 0.4 * k.H, -k.D / 2 + th + 0.01), (0.3 * k.W, 0.04, 0.01), (1.0, 1.0, 0.9), GLOW)
+    _door(k, th, 0, k.H)
+
+
+def _cabinet(k: Kit) -> None:
+    th = min(0.03, 0.1 * k.D, 0.1 * k.W)
+    _shell(k, th, None, k.D - th)
+    _door(k, th, 0, k.H)
+
+
+def _drawer(k: Kit) -> None:
+    th = min(0.02, 0.1 * k.D, 0.1 * k.H)
+    out = 0.6 * k.D if k.obj.is_open else 0.0
+    k.add(BOX, (0, -k.H / 2 + th / 2, out), (k.W, th, k.D))  # bottom
+    k.add(BOX, (0, 0, out - k.D / 2 + th / 2), (k.W, k.H, th))  # back
+    for side in (-1, 1):
+        k.add(BOX, (side * (k.W - th) / 2, 0, out), (th, k.H, k.D))
+    k.add(BOX, (0, 0, out + k.D / 2 - th / 2), (k.W, k.H, th))  # front
+    k.add(BOX, (0, 0, out + k.D / 2 + 0.012), (0.3 * k.W, 0.025, 0.025), _HANDLE, METAL)
+
+
+def _microwave(k: Kit) -> None:
+    th = min(0.03, 0.1 * k.D)
+    inside = (1.0, 0.9, 0.55) if k.obj.is_toggled else (0.55, 0.55, 0.55)
+    _shell(k, th, inside, k.D - th)
+    if k.obj.is_toggled:
+        k.add(BOX, (0, 0, -k.D / 2 + th + 0.003), (0.6 * k.W, 0.6 * k.H, 0.004), inside, GLOW)
+    _door(k, th, 0, k.H, window=_DARK)
+
+
+def _counter(k: Kit) -> None:
+    top = min(0.05, 0.3 * k.H)
+    k.add(BOX, (0, k.H / 2 - top / 2, 0), (k.W, top, k.D))
+    k.add(BOX, (0, -top / 2, -0.03), (k.W * 0.98, k.H - top, k.D - 0.06), (0.55, 0.42, 0.30), WOOD)
+
+
+def _tray(k: Kit, th: float, inside) -> None:
+    """An open-top box: bottom and four walls (for basins, sinks, tubs)."""
+    k.add(BOX, (0, -k.H / 2 + th / 2, 0), (k.W, th, k.D), inside)
+    for side in (-1, 1):
+        k.add(BOX, (side * (k.W - th) / 2, 0, 0), (th, k.H, k.D))
+        k.add(BOX, (0, 0, side * (k.D - th) / 2), (k.W - 2 * th, k.H, th))
+
+
+def _sink(k: Kit) -> None:
+    _tray(k, min(0.06, 0.2 * k.W, 0.2 * k.D), (0.45, 0.47, 0.50))
+
+
+def _basin(k: Kit) -> None:
+    _tray(k, min(0.02, 0.1 * k.W, 0.1 * k.D), shade(k.body, 0.7))
+    k.liquid(-0.2 * k.H, 0.9 * k.W)
+
+
+def _bathtub(k: Kit) -> None:
+    _tray(k, min(0.08, 0.15 * k.W, 0.15 * k.D), shade(k.body, 0.85))
+
+
+def _coffee(k: Kit) -> None:
+    k.add(BOX, (0, -0.45 * k.H, 0), (k.W, 0.1 * k.H, k.D))  # base
+    k.add(BOX, (0, 0, -0.3 * k.D), (k.W, k.H, 0.4 * k.D))  # column
+    k.add(BOX, (0, 0.35 * k.H, 0.1 * k.D), (k.W, 0.3 * k.H, 0.8 * k.D))  # head
+    light = (1.0, 0.2, 0.1) if k.obj.is_toggled else (0.25, 0.05, 0.05)
+    k.add(BOX, (0.3 * k.W, 0.35 * k.H, 0.5 * k.D + 0.002), (0.08 * k.W, 0.06 * k.H, 0.004), light, GLOW if k.obj.is_toggled else PLAIN)
+
+
+def _toaster(k: Kit) -> None:
+    k.whole(BOX)
+    slot = (1.0, 0.45, 0.1) if k.obj.is_toggled else _DARK
+    for side in (-1, 1):
+        k.add(BOX, (side * 0.2 * k.W, k.H / 2 + 0.001, 0), (0.12 * k.W, 0.004, 0.7 * k.D), slot, GLOW if k.obj.is_toggled else PLAIN)
+
+
+def _table(k: Kit) -> None:
+    top = min(0.05, 0.2 * k.H)
+    k.add(BOX, (0, k.H / 2 - top / 2, 0), (k.W, top, k.D))
+    leg = min(0.06, 0.1 * k.W, 0.1 * k.D)
+    for su in (-1, 1):
+        for st in (-1, 1):
+            k.add(BOX, (su * (k.W - leg) / 2, -top / 2, st * (k.D - leg) / 2), (leg, k.H - top, leg))
+
+
+def _chair(k: Kit) -> None:
+    seat_v = -0.05 * k.H
+    k.add(BOX, (0, seat_v, 0), (k.W, 0.06 * k.H, k.D))
+    leg = 0.08 * min(k.W, k.D)
+    for su in (-1, 1):
+        for st in (-1, 1):
+            k.add(BOX, (su * (k.W - leg) / 2, -0.27 * k.H, st * (k.D - leg) / 2), (leg, 0.46 * k.H, leg))
+    if k.obj.object_type == "Chair":
+        k.add(BOX, (0, 0.23 * k.H, -(k.D - leg) / 2), (k.W, 0.5 * k.H, leg))
+
+
+def _sofa(k: Kit) -> None:
+    k.add(BOX, (0, -0.2 * k.H, 0.05 * k.D), (k.W, 0.6 * k.H, 0.9 * k.D))
+    k.add(BOX, (0, 0.1 * k.H, -0.4 * k.D), (k.W, 0.8 * k.H, 0.2 * k.D), shade(k.body, 0.9))
+    for side in (-1, 1):
+        k.add(BOX, (side * 0.45 * k.W, -0.05 * k.H, 0.05 * k.D), (0.1 * k.W, 0.5 * k.H, 0.9 * k.D), shade(k.body, 0.95))
+
+
+def _bed(k: Kit) -> None:
+    k.add(BOX, (0, -0.3 * k.H, 0), (k.W, 0.4 * k.H, k.D), (0.45, 0.32, 0.22), WOOD)
+    k.add(BOX, (0, 0.0, 0.05 * k.D), (0.98 * k.W, 0.25 * k.H, 0.9 * k.D))
+    k.add(BOX, (0, 0.15 * k.H, -0.38 * k.D), (0.8 * k.W, 0.12 * k.H, 0.15 * k.D), (0.95, 0.95, 0.95))
+    k.add(BOX, (0, 0.2 * k.H, -0.48 * k.D), (k.W, 0.6 * k.H, 0.04 * k.D), (0.45, 0.32, 0.22), WOOD)
+
+
+def _furniture(k: Kit) -> None:
+    k.whole(BOX)
+    for f in (-0.15, 0.2):
+        k.add(BOX, (0, f * k.H, k.D / 2 + 0.004), (0.9 * k.W, 0.004, 0.008), shade(k.body, 0.6))
+
+
+def _toilet(k: Kit) -> None:
+    k.add(CYLINDER, (0, -0.3 * k.H, 0.1 * k.D), (0.5 * k.W, 0.4 * k.H, 0.5 * k.D))
+    k.add(TUBE, (0, -0.05 * k.H, 0.15 * k.D), (0.9 * k.W, 0.15 * k.H, 0.65 * k.D))
+    k.add(BOX, (0, 0.2 * k.H, -0.38 * k.D), (0.9 * k.W, 0.5 * k.H, 0.22 * k.D))
+    if k.obj.is_open:
+        k.add(BOX, (0, 0.2 * k.H, -0.24 * k.D), (0.85 * k.W, 0.4 * k.H, 0.03), shade(k.body, 0.95))
+    else:
+        k.add(BOX, (0, 0.035 * k.H, 0.15 * k.D), (0.88 * k.W, 0.03, 0.63 * k.D), shade(k.body, 0.95))
+
+
+def _tv(k: Kit) -> None:
+    k.whole(BOX)
+    screen = (0.35, 0.55, 0.85) if k.obj.is_toggled else (0.03, 0.03, 0.04)
+    k.add(BOX, (0, 0.05 * k.H, k.D / 2 + 0.002), (0.92 * k.W, 0.8 * k.H, 0.004), screen, GLOW if k.obj.is_toggled else PLAIN)
+
+
+def _laptop(k: Kit) -> None:
+    if not k.obj.is_open:
+        k.add(BOX, (0, -0.4 * k.H, 0), (k.W, 0.2 * k.H, k.D))
+        return
+    k.add(BOX, (0, -0.45 * k.H, 0.1 * k.D), (k.W, 0.1 * k.H, 0.8 * k.D))
+    k.add(BOX, (0, 0.05 * k.H, -0.45 * k.D), (k.W, 0.9 * k.H, 0.1 * k.D))
+    screen = (0.4, 0.6, 0.9) if k.obj.is_toggled else (0.03, 0.03, 0.04)
+    k.add(BOX, (0, 0.08 * k.H, -0.4 * k.D + 0.002), (0.9 * k.W, 0.75 * k.H, 0.004), screen, GLOW if k.obj.is_toggled else PLAIN)
+
+
+def _lamp(k: Kit, shade_h: float) -> None:
+    k.add(CYLINDER, (0, -0.48 * k.H, 0), (0.6 * k.W, 0.04 * k.H, 0.6 * k.D))
+    k.add(CYLINDER, (0, -0.1 * k.H, 0), (0.06 * k.W + 0.01, 0.8 * k.H, 0.06 * k.D + 0.01))
+    lit = k.obj.is_toggled
+    color = (1.0, 0.92, 0.6) if lit else (0.85, 0.8, 0.7)
+    k.add(CYLINDER, (0, (0.5 - shade_h / 2) * k.H, 0), (k.W, shade_h * k.H, k.D), color, GLOW if lit else PLAIN)
+
+
+def _floorlamp(k: Kit) -> None:
+    _lamp(k, 0.25)
+
+
+def _desklamp(k: Kit) -> None:
+    _lamp(k, 0.4)
+
+
+def _panel(k: Kit) -> None:
+    k.whole(BOX, shade(k.body, 0.5) if k.obj.object_type != "Window" else (0.9, 0.9, 0.9))
+    k.add(BOX, (0, 0, k.D / 2 + 0.002), (0.85 * k.W, 0.85 * k.H, 0.004))
+
+
+def _plant(k: Kit) -> None:
+    soil = (0.22, 0.14, 0.08) if k.obj.is_filled else (0.40, 0.30, 0.20)
+    k.add(TUBE, (0, -0.35 * k.H, 0), (0.6 * k.W, 0.3 * k.H, 0.6 * k.D), (0.70, 0.40, 0.25))
+    k.add(CYLINDER, (0, -0.25 * k.H, 0), (0.55 * k.W, 0.01, 0.55 * k.D), soil, PLAIN)
+    k.add(SPHERE, (0, 0.15 * k.H, 0), (k.W, 0.7 * k.H, k.D))
+
+
+FIXTURES: dict[str, Builder] = {
+    "fridge": _fridge,
+    "cabinet": _cabinet,
+    "drawer": _drawer,
+    "microwave": _microwave,
+    "counter": _counter,
+    "sink": _sink,
+    "basin": _basin,
+    "bathtub": _bathtub,
+    "coffee": _coffee,
+    "toaster": _toaster,
+    "table": _table,
+    "chair": _chair,
+    "sofa": _sofa,
+    "bed": _bed,
+    "furniture": _furniture,
+    "toilet": _toilet,
+    "tv": _tv,
+    "laptop": _laptop,
+    "floorlamp": _floorlamp,
+    "desklamp": _desklamp,
+    "panel": _panel,
+    "plant": _plant,
+}
