@@ -36,9 +36,14 @@ def _coord(value: float) -> str:
 OPEN_TOP = ("Toilet", "Laptop", "Book", "Kettle")
 
 
+def encloses_type(object_type: str) -> bool:
+    """Does closing an object of this type hide and lock away what is in it (fridge, drawer...)?"""
+    info = type_info(object_type)
+    return info.openable and info.receptacle and object_type not in OPEN_TOP
+
+
 def encloses(obj: SimObject) -> bool:
-    """Does closing this object hide and lock away what is in it (fridge, drawer, box...)?"""
-    return obj.openable and obj.receptacle and obj.object_type not in OPEN_TOP
+    return encloses_type(obj.object_type)
 
 
 @dataclass
