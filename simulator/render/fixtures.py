@@ -33,7 +33,15 @@ def _door(k: Kit, th: float, v: float, h: float, rgb=None, mat=None, window=None
     k.add(BOX, (0, v, t), (k.W, h, th), rgb, mat, yaw, pivot)
     k.add(BOX, (0.4 * k.W, v, k.D / 2 + 0.015), (0.03, 0.4 * h, 0.03), _HANDLE, METAL, yaw, pivot)
     if window is not None:
-        k.add(BOX, (-0.1 * k.W, v, k.D / 2 + 0.002), (0.6 * k.W, 0.6 * h, 0.004), window, PLAIN, yaw, pivot)
+        k.add(
+            BOX,
+            (-0.1 * k.W, v, k.D / 2 + 0.002),
+            (0.6 * k.W, 0.6 * h, 0.004),
+            window,
+            PLAIN,
+            yaw,
+            pivot,
+        )
 
 
 def _fridge(k: Kit) -> None:
@@ -41,8 +49,20 @@ def _fridge(k: Kit) -> None:
     _shell(k, th, _INSIDE, k.D - th)
     if k.obj.is_open:
         for f in (-0.2, 0.1):
-            k.add(BOX, (0, f * k.H, -th / 2), (k.W - 2 * th, 0.01, k.D - 2 * th), (0.8, 0.85, 0.9), PLAIN)
-        k.add(BOX, (0, 0.4 * k.H, -k.D / 2 + th + 0.01), (0.3 * k.W, 0.04, 0.01), (1.0, 1.0, 0.9), GLOW)
+            k.add(
+                BOX,
+                (0, f * k.H, -th / 2),
+                (k.W - 2 * th, 0.01, k.D - 2 * th),
+                (0.8, 0.85, 0.9),
+                PLAIN,
+            )
+        k.add(
+            BOX,
+            (0, 0.4 * k.H, -k.D / 2 + th + 0.01),
+            (0.3 * k.W, 0.04, 0.01),
+            (1.0, 1.0, 0.9),
+            GLOW,
+        )
     _door(k, th, 0, k.H)
 
 
@@ -104,14 +124,26 @@ def _coffee(k: Kit) -> None:
     k.add(BOX, (0, 0, -0.3 * k.D), (k.W, k.H, 0.4 * k.D))  # column
     k.add(BOX, (0, 0.35 * k.H, 0.1 * k.D), (k.W, 0.3 * k.H, 0.8 * k.D))  # head
     light = (1.0, 0.2, 0.1) if k.obj.is_toggled else (0.25, 0.05, 0.05)
-    k.add(BOX, (0.3 * k.W, 0.35 * k.H, 0.5 * k.D + 0.002), (0.08 * k.W, 0.06 * k.H, 0.004), light, GLOW if k.obj.is_toggled else PLAIN)
+    k.add(
+        BOX,
+        (0.3 * k.W, 0.35 * k.H, 0.5 * k.D + 0.002),
+        (0.08 * k.W, 0.06 * k.H, 0.004),
+        light,
+        GLOW if k.obj.is_toggled else PLAIN,
+    )
 
 
 def _toaster(k: Kit) -> None:
     k.whole(BOX)
     slot = (1.0, 0.45, 0.1) if k.obj.is_toggled else _DARK
     for side in (-1, 1):
-        k.add(BOX, (side * 0.2 * k.W, k.H / 2 + 0.001, 0), (0.12 * k.W, 0.004, 0.7 * k.D), slot, GLOW if k.obj.is_toggled else PLAIN)
+        k.add(
+            BOX,
+            (side * 0.2 * k.W, k.H / 2 + 0.001, 0),
+            (0.12 * k.W, 0.004, 0.7 * k.D),
+            slot,
+            GLOW if k.obj.is_toggled else PLAIN,
+        )
 
 
 def _table(k: Kit) -> None:
@@ -120,7 +152,9 @@ def _table(k: Kit) -> None:
     leg = min(0.06, 0.1 * k.W, 0.1 * k.D)
     for su in (-1, 1):
         for st in (-1, 1):
-            k.add(BOX, (su * (k.W - leg) / 2, -top / 2, st * (k.D - leg) / 2), (leg, k.H - top, leg))
+            k.add(
+                BOX, (su * (k.W - leg) / 2, -top / 2, st * (k.D - leg) / 2), (leg, k.H - top, leg)
+            )
 
 
 def _chair(k: Kit) -> None:
@@ -129,7 +163,11 @@ def _chair(k: Kit) -> None:
     leg = 0.08 * min(k.W, k.D)
     for su in (-1, 1):
         for st in (-1, 1):
-            k.add(BOX, (su * (k.W - leg) / 2, -0.27 * k.H, st * (k.D - leg) / 2), (leg, 0.46 * k.H, leg))
+            k.add(
+                BOX,
+                (su * (k.W - leg) / 2, -0.27 * k.H, st * (k.D - leg) / 2),
+                (leg, 0.46 * k.H, leg),
+            )
     if k.obj.object_type == "Chair":
         k.add(BOX, (0, 0.23 * k.H, -(k.D - leg) / 2), (k.W, 0.5 * k.H, leg))
 
@@ -138,13 +176,20 @@ def _sofa(k: Kit) -> None:
     k.add(BOX, (0, -0.2 * k.H, 0.05 * k.D), (k.W, 0.6 * k.H, 0.9 * k.D))
     k.add(BOX, (0, 0.1 * k.H, -0.4 * k.D), (k.W, 0.8 * k.H, 0.2 * k.D), shade(k.body, 0.9))
     for side in (-1, 1):
-        k.add(BOX, (side * 0.45 * k.W, -0.05 * k.H, 0.05 * k.D), (0.1 * k.W, 0.5 * k.H, 0.9 * k.D), shade(k.body, 0.95))
+        k.add(
+            BOX,
+            (side * 0.45 * k.W, -0.05 * k.H, 0.05 * k.D),
+            (0.1 * k.W, 0.5 * k.H, 0.9 * k.D),
+            shade(k.body, 0.95),
+        )
 
 
 def _bed(k: Kit) -> None:
     k.add(BOX, (0, -0.3 * k.H, 0), (k.W, 0.4 * k.H, k.D), (0.45, 0.32, 0.22), WOOD)
     k.add(BOX, (0, 0.0, 0.05 * k.D), (0.98 * k.W, 0.25 * k.H, 0.9 * k.D))
-    k.add(BOX, (0, 0.15 * k.H, -0.38 * k.D), (0.8 * k.W, 0.12 * k.H, 0.15 * k.D), (0.95, 0.95, 0.95))
+    k.add(
+        BOX, (0, 0.15 * k.H, -0.38 * k.D), (0.8 * k.W, 0.12 * k.H, 0.15 * k.D), (0.95, 0.95, 0.95)
+    )
     k.add(BOX, (0, 0.2 * k.H, -0.48 * k.D), (k.W, 0.6 * k.H, 0.04 * k.D), (0.45, 0.32, 0.22), WOOD)
 
 
@@ -161,13 +206,21 @@ def _toilet(k: Kit) -> None:
     if k.obj.is_open:
         k.add(BOX, (0, 0.2 * k.H, -0.24 * k.D), (0.85 * k.W, 0.4 * k.H, 0.03), shade(k.body, 0.95))
     else:
-        k.add(BOX, (0, 0.035 * k.H, 0.15 * k.D), (0.88 * k.W, 0.03, 0.63 * k.D), shade(k.body, 0.95))
+        k.add(
+            BOX, (0, 0.035 * k.H, 0.15 * k.D), (0.88 * k.W, 0.03, 0.63 * k.D), shade(k.body, 0.95)
+        )
 
 
 def _tv(k: Kit) -> None:
     k.whole(BOX)
     screen = (0.35, 0.55, 0.85) if k.obj.is_toggled else (0.03, 0.03, 0.04)
-    k.add(BOX, (0, 0.05 * k.H, k.D / 2 + 0.002), (0.92 * k.W, 0.8 * k.H, 0.004), screen, GLOW if k.obj.is_toggled else PLAIN)
+    k.add(
+        BOX,
+        (0, 0.05 * k.H, k.D / 2 + 0.002),
+        (0.92 * k.W, 0.8 * k.H, 0.004),
+        screen,
+        GLOW if k.obj.is_toggled else PLAIN,
+    )
 
 
 def _laptop(k: Kit) -> None:
@@ -177,7 +230,13 @@ def _laptop(k: Kit) -> None:
     k.add(BOX, (0, -0.45 * k.H, 0.1 * k.D), (k.W, 0.1 * k.H, 0.8 * k.D))
     k.add(BOX, (0, 0.05 * k.H, -0.45 * k.D), (k.W, 0.9 * k.H, 0.1 * k.D))
     screen = (0.4, 0.6, 0.9) if k.obj.is_toggled else (0.03, 0.03, 0.04)
-    k.add(BOX, (0, 0.08 * k.H, -0.4 * k.D + 0.002), (0.9 * k.W, 0.75 * k.H, 0.004), screen, GLOW if k.obj.is_toggled else PLAIN)
+    k.add(
+        BOX,
+        (0, 0.08 * k.H, -0.4 * k.D + 0.002),
+        (0.9 * k.W, 0.75 * k.H, 0.004),
+        screen,
+        GLOW if k.obj.is_toggled else PLAIN,
+    )
 
 
 def _lamp(k: Kit, shade_h: float) -> None:
@@ -185,7 +244,13 @@ def _lamp(k: Kit, shade_h: float) -> None:
     k.add(CYLINDER, (0, -0.1 * k.H, 0), (0.06 * k.W + 0.01, 0.8 * k.H, 0.06 * k.D + 0.01))
     lit = k.obj.is_toggled
     color = (1.0, 0.92, 0.6) if lit else (0.85, 0.8, 0.7)
-    k.add(CYLINDER, (0, (0.5 - shade_h / 2) * k.H, 0), (k.W, shade_h * k.H, k.D), color, GLOW if lit else PLAIN)
+    k.add(
+        CYLINDER,
+        (0, (0.5 - shade_h / 2) * k.H, 0),
+        (k.W, shade_h * k.H, k.D),
+        color,
+        GLOW if lit else PLAIN,
+    )
 
 
 def _floorlamp(k: Kit) -> None:

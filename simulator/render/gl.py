@@ -31,11 +31,15 @@ def context() -> Any:
     try:
         import moderngl
     except ImportError as exc:  # pragma: no cover - moderngl is a dependency
-        raise RenderUnavailable(f"rendering needs the Python package moderngl ({exc}); pip install moderngl") from exc
+        raise RenderUnavailable(
+            f"rendering needs the Python package moderngl ({exc}); pip install moderngl"
+        ) from exc
     try:
         _CONTEXT = moderngl.create_standalone_context(backend="egl", require=330)
     except Exception as exc:
-        raise RenderUnavailable(f"cannot create a headless OpenGL (EGL) context: {exc}. To render, {INSTALL_HINT}") from exc
+        raise RenderUnavailable(
+            f"cannot create a headless OpenGL (EGL) context: {exc}. To render, {INSTALL_HINT}"
+        ) from exc
     return _CONTEXT
 
 

@@ -29,16 +29,26 @@ _CACHE_LIMIT = 50_000
 
 def check_size(width: int, height: int) -> None:
     for name, value in (("width", width), ("height", height)):
-        if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIZE <= value <= MAX_SIZE:
-            raise NesyError(f"render {name} must be an integer from {MIN_SIZE} to {MAX_SIZE} pixels, got {value!r}")
+        if (
+            not isinstance(value, int)
+            or isinstance(value, bool)
+            or not MIN_SIZE <= value <= MAX_SIZE
+        ):
+            raise NesyError(
+                f"render {name} must be an integer from {MIN_SIZE} to {MAX_SIZE} pixels, got {value!r}"
+            )
 
 
 def view_matrix(camera: CameraPose) -> np.ndarray:
     """World -> OpenGL eye space for an AI2-THOR camera (eye looks down -z)."""
     yaw, pitch = math.radians(camera.rotation), math.radians(camera.horizon)
-    fwd = np.array([math.sin(yaw) * math.cos(pitch), -math.sin(pitch), math.cos(yaw) * math.cos(pitch)])
+    fwd = np.array(
+        [math.sin(yaw) * math.cos(pitch), -math.sin(pitch), math.cos(yaw) * math.cos(pitch)]
+    )
     right = np.array([math.cos(yaw), 0.0, -math.sin(yaw)])
-    up = np.array([math.sin(yaw) * math.sin(pitch), math.cos(pitch), math.cos(yaw) * math.sin(pitch)])
+    up = np.array(
+        [math.sin(yaw) * math.sin(pitch), math.cos(pitch), math.cos(yaw) * math.sin(pitch)]
+    )
     eye = np.array([camera.x, camera.y, camera.z])
     m = np.eye(4)
     m[0, :3], m[1, :3], m[2, :3] = right, up, -fwd
@@ -67,7 +77,9 @@ class Renderer:
         self.prog = ctx.program(vertex_shader=OBJECT_VS, fragment_shader=OBJECT_FS)
         self.sky_prog = ctx.program(vertex_shader=SKY_VS, fragment_shader=SKY_FS)
         tri = np.array([-1, -1, 3, -1, -1, 3], dtype="f4")
-        self.sky_vao = ctx.vertex_array(self.sky_prog, [(ctx.buffer(tri.tobytes()), "2f", "in_pos")])
+        self.sky_vao = ctx.vertex_array(
+            self.sky_prog, [(ctx.buffer(tri.tobytes()), "2f", "in_pos")]
+        )
         self.meshes = {p: ctx.buffer(m.tobytes()) for p, m in primitive_meshes().items()}
         self.counts = {p: len(m) for p, m in primitive_meshes().items()}
         self.instances: dict[int, object] = {}
@@ -140,13 +152,24 @@ class Renderer:
                 self.prog,
                 [
                     (self.meshes[prim], "3f 3f", "in_pos", "in_normal"),
-                    (buf, "4f 4f 4f 3f 2f 1f/i", "in_r0", "in_r1", "in_r2", "in_color", "in_mat", "in_id"),
+                    (
+                        buf,
+                        "4f 4f 4f 3f 2f 1f/i",
+                        "in_r0",
+                        "in_r1",
+                        "in_r2",
+                        "in_color",
+                        "in_mat",
+                        "in_id",
+                    ),
                 ],
             )
         self.instances[prim].write(data.tobytes())
 
     # -- drawing --------------------------------------------------------------------
-    def render(self, room: RoomGeometry, objects: Sequence[RenderObject], camera: CameraPose) -> Frames:
+    def render(
+        self, room: RoomGeometry, objects: Sequence[RenderObject], camera: CameraPose
+    ) -> Frames:
         """RGB, depth and instance buffers of one pass. Instance ``k`` is ``objects[k-1]``."""
         self._upload(room, objects)
         ctx = self.ctx
@@ -167,11 +190,24 @@ class Renderer:
         data = np.empty((h, w, 2), dtype=np.float32)
         self.fbo.read_into(rgb, components=3, attachment=0)
         self.fbo.read_into(data, components=2, attachment=1, dtype="f4")
-        return Frames(rgb=rgb, depth=data[:, :, 0].copy(), instance=data[:, :, 1].astype(np.int32), ids=dict(self._ids))
+        return Frames(
+            rgb=rgb,
+            depth=data[:, :, 0].copy(),
+            instance=data[:, :, 1].astype(np.int32),
+            ids=dict(self._ids),
+        )
 
     def release(self) -> None:
         """Free this renderer's GPU objects (the shared context stays)."""
         for obj in [*self.vaos.values(), *self.instances.values(), *self.meshes.values()]:
             obj.release()
-        for obj in (self.fbo, self.color_rb, self.data_rb, self.depth_rb, self.prog, self.sky_prog, self.sky_vao):
+        for obj in (
+            self.fbo,
+            self.color_rb,
+            self.data_rb,
+            self.depth_rb,
+            self.prog,
+            self.sky_prog,
+            self.sky_vao,
+        ):
             obj.release()

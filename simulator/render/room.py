@@ -50,7 +50,15 @@ def room_rows(room: RoomGeometry) -> dict[int, np.ndarray]:
     wall_rgb = tuple(min(c * (1.0 + 0.05 * b), 1.0) for c in WALL_RGB)
     rows = []
     ft, wt, wh = FLOOR_THICKNESS, WALL_THICKNESS, WALL_HEIGHT
-    rows.append(_row(((xmin + xmax) / 2, -ft / 2, (zmin + zmax) / 2), (xmax - xmin, ft, zmax - zmin), floor_rgb, FLOOR, seed))
+    rows.append(
+        _row(
+            ((xmin + xmax) / 2, -ft / 2, (zmin + zmax) / 2),
+            (xmax - xmin, ft, zmax - zmin),
+            floor_rgb,
+            FLOOR,
+            seed,
+        )
+    )
     cx, cz, w, d = (xmin + xmax) / 2, (zmin + zmax) / 2, xmax - xmin + 2 * wt, zmax - zmin + 2 * wt
     rows.append(_row((cx, wh / 2, zmin - wt / 2), (w, wh, wt), wall_rgb, WALL, seed))
     rows.append(_row((cx, wh / 2, zmax + wt / 2), (w, wh, wt), wall_rgb, WALL, seed))

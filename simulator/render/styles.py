@@ -94,10 +94,18 @@ class Kit:
     def liquid(self, level: float, width: float, rgb: RGB = _WATER) -> None:
         """A liquid disc at local height ``level`` if the object is filled."""
         if self.obj.is_filled:
-            self.add(CYLINDER, (0, level, 0), (width, 0.01 * self.H + 0.002, width * self.D / self.W), rgb, PLAIN)
+            self.add(
+                CYLINDER,
+                (0, level, 0),
+                (width, 0.01 * self.H + 0.002, width * self.D / self.W),
+                rgb,
+                PLAIN,
+            )
 
     def rows(self) -> dict[int, np.ndarray]:
-        return {p: np.array(r, dtype=np.float32).reshape(-1, ROW) for p, r in self.parts.items() if r}
+        return {
+            p: np.array(r, dtype=np.float32).reshape(-1, ROW) for p, r in self.parts.items() if r
+        }
 
 
 Builder = Callable[[Kit], None]
@@ -140,7 +148,9 @@ def _plate(k: Kit) -> None:
 
 def _pan(k: Kit) -> None:
     k.add(TUBE, (0, 0, -0.15 * k.D), (k.W, k.H, 0.7 * k.D))
-    k.add(BOX, (0, 0.3 * k.H, 0.35 * k.D), (0.08 * k.W, 0.1 * k.H + 0.01, 0.3 * k.D), (0.1, 0.1, 0.1))
+    k.add(
+        BOX, (0, 0.3 * k.H, 0.35 * k.D), (0.08 * k.W, 0.1 * k.H + 0.01, 0.3 * k.D), (0.1, 0.1, 0.1)
+    )
     k.liquid(0.0, 0.6 * k.W)
 
 
@@ -189,7 +199,9 @@ def _sliced_whole(k: Kit) -> None:
         off = -length / 2 + step * (i + 0.5)
         pos = (off, 0, 0) if along_w else (0, 0, off)
         dims = (0.8 * step, k.H, k.D) if along_w else (k.W, k.H, 0.8 * step)
-        k.add(BOX if k.obj.object_type == "Bread" else SPHERE, pos, dims, flesh if i % 2 else k.body)
+        k.add(
+            BOX if k.obj.object_type == "Bread" else SPHERE, pos, dims, flesh if i % 2 else k.body
+        )
 
 
 def _slice(k: Kit) -> None:
@@ -210,31 +222,59 @@ def _egg_cracked(k: Kit) -> None:
 def _book(k: Kit) -> None:
     if k.obj.is_open:
         k.add(BOX, (0, -0.3 * k.H, 0), (k.W, 0.3 * k.H, k.D))
-        k.add(BOX, (0, -0.1 * k.H, 0), (0.95 * k.W, 0.15 * k.H, 0.95 * k.D), (0.95, 0.93, 0.86), PLAIN)
+        k.add(
+            BOX, (0, -0.1 * k.H, 0), (0.95 * k.W, 0.15 * k.H, 0.95 * k.D), (0.95, 0.93, 0.86), PLAIN
+        )
     else:
         k.whole(BOX)
-        k.add(BOX, (0, 0, 0.03 * k.D), (0.96 * k.W, 0.85 * k.H, 0.96 * k.D), (0.95, 0.93, 0.86), PLAIN)
+        k.add(
+            BOX, (0, 0, 0.03 * k.D), (0.96 * k.W, 0.85 * k.H, 0.96 * k.D), (0.95, 0.93, 0.86), PLAIN
+        )
 
 
 def _burner(k: Kit) -> None:
     k.add(CYLINDER, (0, -0.25 * k.H, 0), (k.W, 0.5 * k.H, k.D))
     if k.obj.is_toggled:
-        k.add(CYLINDER, (0, 0.05 * k.H, 0), (0.8 * k.W, 0.2 * k.H + 0.004, 0.8 * k.D), (1.0, 0.25, 0.05), GLOW)
+        k.add(
+            CYLINDER,
+            (0, 0.05 * k.H, 0),
+            (0.8 * k.W, 0.2 * k.H + 0.004, 0.8 * k.D),
+            (1.0, 0.25, 0.05),
+            GLOW,
+        )
     else:
-        k.add(CYLINDER, (0, 0.05 * k.H, 0), (0.8 * k.W, 0.2 * k.H + 0.004, 0.8 * k.D), (0.22, 0.22, 0.23), METAL)
+        k.add(
+            CYLINDER,
+            (0, 0.05 * k.H, 0),
+            (0.8 * k.W, 0.2 * k.H + 0.004, 0.8 * k.D),
+            (0.22, 0.22, 0.23),
+            METAL,
+        )
 
 
 def _knob(k: Kit) -> None:
     k.whole(CYLINDER)
     if k.obj.is_toggled:
-        k.add(BOX, (0, 0, 0.5 * k.D), (0.2 * k.W, 0.6 * k.H, 0.05 * k.D + 0.004), (1.0, 0.3, 0.1), GLOW)
+        k.add(
+            BOX,
+            (0, 0, 0.5 * k.D),
+            (0.2 * k.W, 0.6 * k.H, 0.05 * k.D + 0.004),
+            (1.0, 0.3, 0.1),
+            GLOW,
+        )
 
 
 def _faucet(k: Kit) -> None:
     k.add(CYLINDER, (0, -0.1 * k.H, -0.25 * k.D), (0.25 * k.W, 0.8 * k.H, 0.25 * k.D))
     k.add(BOX, (0, 0.35 * k.H, 0.1 * k.D), (0.15 * k.W, 0.12 * k.H, 0.7 * k.D))
     if k.obj.is_toggled:
-        k.add(CYLINDER, (0, -0.6 * k.H, 0.4 * k.D), (0.08 * k.W + 0.01, 1.6 * k.H, 0.08 * k.D + 0.01), (0.55, 0.75, 1.0), GLOW)
+        k.add(
+            CYLINDER,
+            (0, -0.6 * k.H, 0.4 * k.D),
+            (0.08 * k.W + 0.01, 1.6 * k.H, 0.08 * k.D + 0.01),
+            (0.55, 0.75, 1.0),
+            GLOW,
+        )
 
 
 BUILDERS: dict[str, Builder] = {
@@ -273,7 +313,9 @@ def front_of(obj: RenderObject, bounds: tuple[float, float, float, float]) -> tu
     return min(gaps, key=lambda g: g[0])[1]
 
 
-def object_rows(obj: RenderObject, bounds: tuple[float, float, float, float]) -> dict[int, np.ndarray]:
+def object_rows(
+    obj: RenderObject, bounds: tuple[float, float, float, float]
+) -> dict[int, np.ndarray]:
     """Primitive -> (n, 17) float32 rows for one object (empty if hidden)."""
     if obj.hidden:
         return {}
@@ -289,4 +331,15 @@ def object_rows(obj: RenderObject, bounds: tuple[float, float, float, float]) ->
     return kit.rows()
 
 
-__all__ = ["BUILDERS", "Kit", "ROW", "front_of", "object_rows", "BOX", "CYLINDER", "SPHERE", "TUBE", "GLOW"]
+__all__ = [
+    "BUILDERS",
+    "Kit",
+    "ROW",
+    "front_of",
+    "object_rows",
+    "BOX",
+    "CYLINDER",
+    "SPHERE",
+    "TUBE",
+    "GLOW",
+]

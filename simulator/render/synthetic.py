@@ -35,9 +35,21 @@ def _oid(t: str, c: tuple[float, float, float]) -> str:
     return f"{t}|{c[0]:+.2f}|{c[1]:+.2f}|{c[2]:+.2f}"
 
 
-def _obj(t: str, c: tuple[float, float, float], s: tuple[float, float, float], **state) -> RenderObject:
+def _obj(
+    t: str, c: tuple[float, float, float], s: tuple[float, float, float], **state
+) -> RenderObject:
     c = tuple(round(float(v), 3) for v in c)
     return RenderObject(_oid(t, c), t, c, tuple(float(v) for v in s), **state)
+
+
+def make_object(object_type: str, center, size, **state) -> RenderObject:
+    """A RenderObject with an AI2-THOR-style objectId built from type and position."""
+    return _obj(object_type, tuple(center), tuple(size), **state)
+
+
+def open_room(half: float = 10.0) -> RoomGeometry:
+    """A large empty room (no navigable cells) centred at the origin, for tests."""
+    return RoomGeometry(frozenset(), (-half, half, -half, half))
 
 
 def synthetic_room(width: float = 6.0, depth: float = 5.0) -> RoomGeometry:
@@ -47,13 +59,16 @@ def synthetic_room(width: float = 6.0, depth: float = 5.0) -> RoomGeometry:
         (i, j)
         for i in range(int(width / 0.25) + 1)
         for j in range(int(depth / 0.25) + 1)
-        if 0.8 <= i * 0.25 <= width - 0.8 and 0.8 <= j * 0.25 <= depth - 0.8
+        if 0.8 <= i * 0.25 <= width - 0.8
+        and 0.8 <= j * 0.25 <= depth - 0.8
         and not (2.0 <= i * 0.25 <= 4.0 and 2.0 <= j * 0.25 <= 3.0)
     )
     return RoomGeometry(cells, (0.0, width, 0.0, depth))
 
 
-def synthetic_kitchen(seed: int = 0, n_small: int = 60, open_states: bool = True) -> tuple[RoomGeometry, list[RenderObject]]:
+def synthetic_kitchen(
+    seed: int = 0, n_small: int = 60, open_states: bool = True
+) -> tuple[RoomGeometry, list[RenderObject]]:
     """A kitchen with counters, fridge, cabinets, drawers, sink, stove, appliances, a table,
     chairs, and ``n_small`` small objects on the surfaces (about 40 + n_small objects)."""
     rng = np.random.default_rng(seed)
@@ -63,9 +78,15 @@ def synthetic_kitchen(seed: int = 0, n_small: int = 60, open_states: bool = True
     for k in range(6):
         x = 0.9 + 0.6 * k
         objs.append(_obj("CounterTop", (x, 0.45, 4.7), (0.6, 0.9, 0.6)))
-        objs.append(_obj("Cabinet", (x, 0.35, 4.38), (0.58, 0.6, 0.04), is_open=open_states and k == 1))
-        objs.append(_obj("Drawer", (x, 0.8, 4.66), (0.5, 0.12, 0.5), is_open=open_states and k == 4))
-        objs.append(_obj("Cabinet", (x, 1.85, 4.8), (0.58, 0.7, 0.4), is_open=open_states and k == 3))
+        objs.append(
+            _obj("Cabinet", (x, 0.35, 4.38), (0.58, 0.6, 0.04), is_open=open_states and k == 1)
+        )
+        objs.append(
+            _obj("Drawer", (x, 0.8, 4.66), (0.5, 0.12, 0.5), is_open=open_states and k == 4)
+        )
+        objs.append(
+            _obj("Cabinet", (x, 1.85, 4.8), (0.58, 0.7, 0.4), is_open=open_states and k == 3)
+        )
     for k in range(4):
         objs.append(_obj("CounterTop", (0.3, 0.45, 1.2 + 0.6 * k), (0.6, 0.9, 0.6)))
     objs.append(_obj("Fridge", (0.45, 0.9, 4.55), (0.8, 1.8, 0.8), is_open=open_states))
@@ -73,9 +94,25 @@ def synthetic_kitchen(seed: int = 0, n_small: int = 60, open_states: bool = True
     objs.append(_obj("SinkBasin", (2.1, 0.84, 4.7), (0.48, 0.14, 0.34), is_filled=open_states))
     objs.append(_obj("Faucet", (2.1, 1.0, 4.95), (0.06, 0.25, 0.2), is_toggled=open_states))
     for k, (dx, dz) in enumerate(((-0.13, -0.12), (0.13, -0.12), (-0.13, 0.12), (0.13, 0.12))):
-        objs.append(_obj("StoveBurner", (3.3 + dx, 0.91, 4.7 + dz), (0.2, 0.02, 0.2), is_toggled=open_states and k % 2 == 0))
-        objs.append(_obj("StoveKnob", (3.3 + dx, 0.85, 4.39), (0.04, 0.04, 0.03), is_toggled=open_states and k % 2 == 0))
-    objs.append(_obj("Microwave", (4.3, 1.06, 4.75), (0.5, 0.3, 0.4), is_open=open_states, is_toggled=False))
+        objs.append(
+            _obj(
+                "StoveBurner",
+                (3.3 + dx, 0.91, 4.7 + dz),
+                (0.2, 0.02, 0.2),
+                is_toggled=open_states and k % 2 == 0,
+            )
+        )
+        objs.append(
+            _obj(
+                "StoveKnob",
+                (3.3 + dx, 0.85, 4.39),
+                (0.04, 0.04, 0.03),
+                is_toggled=open_states and k % 2 == 0,
+            )
+        )
+    objs.append(
+        _obj("Microwave", (4.3, 1.06, 4.75), (0.5, 0.3, 0.4), is_open=open_states, is_toggled=False)
+    )
     objs.append(_obj("CoffeeMachine", (2.7, 1.08, 4.8), (0.25, 0.35, 0.3), is_toggled=open_states))
     objs.append(_obj("Toaster", (0.3, 1.0, 2.0), (0.25, 0.2, 0.15), is_toggled=open_states))
     objs.append(_obj("DiningTable", (3.0, 0.38, 2.5), (1.6, 0.76, 0.9)))

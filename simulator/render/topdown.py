@@ -42,9 +42,13 @@ class _Map:
     def px(self, x: float, z: float) -> tuple[int, int]:
         """Fixed-point pixel coordinates (for cv2 with ``shift``)."""
         f = 1 << _SHIFT
-        return int(round((self.x0 + x * self.scale) * f)), int(round((self.z0 - z * self.scale) * f))
+        return int(round((self.x0 + x * self.scale) * f)), int(
+            round((self.z0 - z * self.scale) * f)
+        )
 
-    def rect(self, img, x0: float, z0: float, x1: float, z1: float, color, thickness: int = -1) -> None:
+    def rect(
+        self, img, x0: float, z0: float, x1: float, z1: float, color, thickness: int = -1
+    ) -> None:
         cv2.rectangle(img, self.px(x0, z1), self.px(x1, z0), color, thickness, cv2.LINE_AA, _SHIFT)
 
 
@@ -97,7 +101,15 @@ def top_down(
     if target is not None:
         (cx, _, cz), (sx, _, sz) = target.center, target.size
         pad = 0.04
-        m.rect(img, cx - sx / 2 - pad, cz - sz / 2 - pad, cx + sx / 2 + pad, cz + sz / 2 + pad, HIGHLIGHT, max(2, size // 170))
+        m.rect(
+            img,
+            cx - sx / 2 - pad,
+            cz - sz / 2 - pad,
+            cx + sx / 2 + pad,
+            cz + sz / 2 + pad,
+            HIGHLIGHT,
+            max(2, size // 170),
+        )
         radius = int((max(sx, sz) / 2 + 0.15) * m.scale * (1 << _SHIFT))
         cv2.circle(img, m.px(cx, cz), radius, HIGHLIGHT, 1, cv2.LINE_AA, _SHIFT)
     for n, (x, z, rotation) in enumerate(agents):
