@@ -19,8 +19,8 @@ from pathlib import Path
 from agent.config import save_effective_config
 from agent.settings import NesyConfig
 from simulator.actions import placement_allowed
-from simulator.objects import encloses
 from simulator.navigation import path_to
+from simulator.objects import encloses
 from simulator.sim import FOLLOWER, Simulator
 from simulator.spawn import random_start
 

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulator.geometry import CAMERA_HEIGHT, Camera, box_distances, boxes_in_frustum, heading_vector
+from simulator.geometry import (
+    CAMERA_HEIGHT,
+    Camera,
+    box_distances,
+    boxes_in_frustum,
+    heading_vector,
+)
 from simulator.objects import SimObject, encloses
 from simulator.scenes import Scene, to_cell
 

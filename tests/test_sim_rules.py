@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 from sim_helpers import (
-    BURNER, COFFEE, COUNTER, FAUCET, FRIDGE, KNOB, MICROWAVE, PLANT, SINK, TOASTER, go_to,
-    kitchen, meta, obj, place,
+    BURNER,
+    COFFEE,
+    COUNTER,
+    FAUCET,
+    FRIDGE,
+    KNOB,
+    MICROWAVE,
+    PLANT,
+    SINK,
+    TOASTER,
+    go_to,
+    kitchen,
+    meta,
+    obj,
+    place,
 )
+
 from simulator.sim import FOLLOWER
 
 

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from agent.errors import NesyError
 
 
-
 def subcommand_modules() -> list:
     """The modules of ``agent.cli`` that define a subcommand, in help order."""
     found = []

@@ -76,7 +76,7 @@ def faucets_for_basins(fixed: dict[str, dict], scene_types: set[str]) -> dict[st
     if "Faucet" not in scene_types:
         return {}
     out = {}
-    for oid, obj in sorted(fixed.items()):
+    for _, obj in sorted(fixed.items()):
         if obj["type"] not in ("SinkBasin", "BathtubBasin"):
             continue
         x, y, z = obj["position"]
