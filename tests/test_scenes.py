@@ -69,7 +69,9 @@ def test_every_supported_scene(name):
     scene = load_scene(name)
     assert scene.recorded_reachable <= scene.navigable
     xmin, xmax, zmin, zmax = scene.bounds
-    blockers = [layout.footprint(o.position, o.size) for o in scene.fixed_objects.values()
+    standing = [cell_center(c) for c in scene.recorded_reachable]
+    blockers = [layout.clear_of(layout.footprint(o.position, o.size), standing)
+                for o in scene.fixed_objects.values()
                 if layout.blocks_floor(o.object_type, o.position, o.size)]
     for cell in scene.navigable - scene.recorded_reachable:
         x, z = cell_center(cell)

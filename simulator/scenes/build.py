@@ -101,6 +101,8 @@ def build_scene(name: str, fp: dict[str, Any], types: dict[str, Any]) -> dict[st
                 walls.append((pos[0], pos[2]))
     fixed.update(layout.faucets_for_basins(fixed, set(fp["object_types"])))
     bounds = layout.room_bounds(reachable, walls)
+    standing = [(i * layout.GRID, j * layout.GRID) for i, j in reachable]
+    blockers = [layout.clear_of(rect, standing) for rect in blockers]
     navigable = layout.grow_navigable(reachable, bounds, blockers)
 
     def where(*kinds: str) -> dict[str, tuple[float, float, float]]:

@@ -26,7 +26,7 @@ from simulator.objects import format_object_id
 GRID = 0.25
 AGENT_RADIUS = 0.2  # AI2-THOR's agent capsule radius
 FOOTPRINT_SLACK = 0.2  # object extents are approximate: forgive the agent's radius
-ROOM_MARGIN = 0.45  # recorded cells stop ~0.5-0.7 m short of walls (measured: docs/scenes.md)
+ROOM_MARGIN = 0.5  # recorded cells stop ~0.5-0.7 m short of walls (measured: docs/scenes.md)
 HIGH_BOTTOM = 1.0  # objects whose bottom is above this do not block the floor
 MAX_RINGS: int | None = None  # None: flood fill; k: grow at most k cells from a recorded one
 ENCLOSED_RINGS = 1  # growth into holes enclosed by recorded cells stops after this many
@@ -121,6 +121,27 @@ def footprint(position: tuple[float, float, float], size: tuple[float, float, fl
     hx = max(size[0] / 2 - slack, 0.0)
     hz = max(size[2] / 2 - slack, 0.0)
     return (position[0] - hx, position[0] + hx, position[2] - hz, position[2] + hz)
+
+
+def clear_of(rect: Rect, points: Iterable[tuple[float, float]]) -> Rect:
+    """Shrink a footprint until no recorded standing point lies inside it.
+
+    A recorded reachable cell is one where AI2-THOR's agent stood, so no furniture covers
+    it: where a one-size-per-type footprint does, the real object is smaller. Each such
+    point cuts the rectangle on the side that loses the least area.
+    """
+    x0, x1, z0, z1 = rect
+    for x, z in sorted(points):
+        if not (x0 < x < x1 and z0 < z < z1):
+            continue
+        cuts = [
+            ((x1 - x) * (z1 - z0), (x, x1, z0, z1)),   # keep the part with larger x
+            ((x - x0) * (z1 - z0), (x0, x, z0, z1)),   # keep the part with smaller x
+            ((x1 - x0) * (z1 - z), (x0, x1, z, z1)),
+            ((x1 - x0) * (z - z0), (x0, x1, z0, z)),
+        ]
+        x0, x1, z0, z1 = max(cuts)[1]
+    return (x0, x1, z0, z1)
 
 
 def covers(rect: Rect, x: float, z: float) -> bool:
