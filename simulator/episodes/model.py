@@ -1,0 +1,117 @@
+"""The ``Episode`` record and its versioned JSON form (episode sets are shipped as JSON).
+
+An episode is one evaluation instance: the suite (``tatc`` or ``alfred``), its split, the
+task (a TEACh task name with parameters, or an ALFRED task type with PDDL params), the
+start state, the expert's action count (for path-length weighting) and, for ALFRED, the
+human language of one annotation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent.errors import NesyError
+from simulator.start_state import ObjectPlacement, StartState
+
+FORMAT_VERSION = 1
+
+
+class EpisodeFileError(NesyError):
+    """An episode file is missing, corrupt or of another format version."""
+
+
+@dataclass(frozen=True)
+class Episode:
+    episode_id: str
+    suite: str  # "tatc" | "alfred"
+    split: str
+    task_type: str  # TEACh benchmark task type, or ALFRED task type
+    start: StartState
+    expert_actions: int
+    task_name: str = ""  # TEACh task definition name
+    task_params: tuple[str, ...] = ()
+    pddl_params: dict[str, Any] = field(default_factory=dict)  # ALFRED
+    goal_text: str = ""  # ALFRED: the human goal of this annotation
+    step_texts: tuple[str, ...] = ()  # ALFRED: the human step instructions
+    seed: int = 0
+
+    @property
+    def floor_plan(self) -> str:
+        return self.start.scene
+
+
+def start_to_dict(start: StartState) -> dict[str, Any]:
+    data = asdict(start)
+    data["objects"] = [
+        {"type": o.object_type, "position": list(o.position), **({"id": o.object_id} if o.object_id else {})}
+        for o in start.objects
+    ]
+    return data
+
+
+def start_from_dict(data: dict[str, Any]) -> StartState:
+    return StartState(
+        scene=data["scene"],
+        objects=tuple(
+            ObjectPlacement(o["type"], tuple(o["position"]), o.get("id")) for o in data["objects"]
+        ),
+        follower_pose=tuple(data["follower_pose"]),
+        commander_pose=tuple(data["commander_pose"]) if data.get("commander_pose") else None,
+        toggles=tuple(tuple(t) for t in data.get("toggles", ())),
+        dirty_and_empty=bool(data.get("dirty_and_empty", False)),
+        object_states=dict(data.get("object_states", {})),
+    )
+
+
+def episode_to_dict(episode: Episode) -> dict[str, Any]:
+    data = asdict(episode)
+    data["start"] = start_to_dict(episode.start)
+    data["task_params"] = list(episode.task_params)
+    data["step_texts"] = list(episode.step_texts)
+    return data
+
+
+def episode_from_dict(data: dict[str, Any]) -> Episode:
+    return Episode(
+        **{
+            **data,
+            "start": start_from_dict(data["start"]),
+            "task_params": tuple(data.get("task_params", ())),
+            "step_texts": tuple(data.get("step_texts", ())),
+        }
+    )
+
+
+def save_episodes(episodes: list[Episode], path: str | Path, meta: dict[str, Any] | None = None) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"format_version": FORMAT_VERSION, **(meta or {}), "episodes": [episode_to_dict(e) for e in episodes]}
+    path.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def load_episodes(path: str | Path) -> tuple[list[Episode], dict[str, Any]]:
+    """Episodes and the file's metadata; clear errors for missing, corrupt or foreign files."""
+    path = Path(path)
+    try:
+        payload = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise EpisodeFileError(f"{path}: no such episode file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise EpisodeFileError(f"{path}: corrupt episode file ({exc}); rebuild it with `nesy episodes build`") from None
+    if not isinstance(payload, dict) or "episodes" not in payload:
+        raise EpisodeFileError(f"{path}: not an episode file (expected an object with 'episodes')")
+    if payload.get("format_version") != FORMAT_VERSION:
+        raise EpisodeFileError(
+            f"{path}: episode format version {payload.get('format_version')!r}, this nesy reads "
+            f"version {FORMAT_VERSION}; rebuild it with `nesy episodes build`"
+        )
+    try:
+        episodes = [episode_from_dict(e) for e in payload["episodes"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EpisodeFileError(f"{path}: malformed episode ({exc})") from None
+    meta = {k: v for k, v in payload.items() if k != "episodes"}
+    return episodes, meta

@@ -1,0 +1,158 @@
+"""An oracle actor: primitive skills (go and look at, pick up, put, open, toggle, slice,
+pour) executed as Follower actions, chosen from the simulator's full state.
+
+Every action goes through ``Simulator.step`` (ALFRED names, objectId targets), so what the
+actor achieves is what the simulator allows; it records the actions it took. Oracle
+experts, episode validation and rule-based Commanders build on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulator.actions import placement_allowed
+from simulator.expert.views import best_views
+from simulator.navigation import look_actions, search
+from simulator.objects import encloses
+from simulator.sim import FOLLOWER, Simulator
+
+SURFACES = ("CounterTop", "DiningTable", "SideTable", "CoffeeTable", "Desk", "Dresser", "Shelf", "Sofa", "ArmChair", "Bed")
+
+
+class SkillFailed(Exception):
+    """A skill could not be carried out (unreachable object, failed action...)."""
+
+
+@dataclass
+class OracleActor:
+    sim: Simulator
+    max_actions: int = 1000
+    actions: list[tuple[str, dict]] = field(default_factory=list)
+    failed: int = 0
+
+    @property
+    def world(self):
+        return self.sim.world
+
+    @property
+    def held(self) -> str | None:
+        return self.world.agents[FOLLOWER].held
+
+    def act(self, action: str, **target) -> None:
+        if len(self.actions) >= self.max_actions:
+            raise SkillFailed(f"action budget of {self.max_actions} used up")
+        result = self.sim.step(FOLLOWER, action, **target)
+        self.actions.append((action, target))
+        if not result.success:
+            self.failed += 1
+            raise SkillFailed(f"{action} {target}: {result.error_message}")
+
+    # ------------------------------------------------------------------ seeing
+    def look_at(self, object_id: str) -> None:
+        """Walk (shortest path) to the nearest pose that sees the object, and look at it."""
+        if object_id in self.world.visible_ids(FOLLOWER):
+            return
+        container = self._closed_container(object_id)
+        if container is not None:
+            self.open(container)
+        views = best_views(self.world, object_id)
+        if not views:
+            raise SkillFailed(f"{object_id} cannot be seen from any navigable pose")
+        agent = self.world.agents[FOLLOWER]
+        steps = search(self.world.scene, agent.pose(), lambda state: state in views)
+        if steps is None:
+            raise SkillFailed(f"no path to a pose that sees {object_id}")
+        for action, _ in steps:
+            self.act(action)
+        final = steps[-1][1] if steps else (agent.cell, agent.rotation)
+        for action in look_actions(agent.horizon, views[final]):
+            self.act(action)
+
+    def _closed_container(self, object_id: str) -> str | None:
+        for parent in reversed(self.world.container_chain(object_id)):
+            obj = self.world.objects[parent]
+            if encloses(obj) and not obj.is_open:
+                return parent
+        return None
+
+    # ------------------------------------------------------------------ hands
+    def pick(self, object_id: str) -> None:
+        if self.held == object_id:
+            return
+        if self.held is not None:
+            self.put_down()
+        self.look_at(object_id)
+        self.act("PickupObject", objectId=object_id)
+
+    def put(self, object_id: str, receptacle_id: str) -> None:
+        self.pick(object_id)
+        recep = self.world.objects[receptacle_id]
+        if encloses(recep) and not recep.is_open:
+            self.open(receptacle_id)
+        self.look_at(receptacle_id)
+        self.act("PutObject", objectId=object_id, receptacleObjectId=receptacle_id)
+
+    def put_down(self, avoid: tuple[str, ...] = ()) -> None:
+        """Put what is in hand on the nearest open surface that takes it."""
+        held = self.world.objects[self.held]
+        candidates = [
+            o for o in self.world.objects.values()
+            if o.fixed and o.object_type in SURFACES and o.object_id not in avoid
+            and placement_allowed(o.object_type, held.object_type)
+        ]
+        visible = set(self.world.visible_ids(FOLLOWER))
+        here = [o for o in candidates if o.object_id in visible]
+        target = (here or sorted(candidates, key=lambda o: self._distance(o.position)))[:1]
+        if not target:
+            raise SkillFailed(f"nowhere to put down {held.object_id}")
+        self.put(held.object_id, target[0].object_id)
+
+    def _distance(self, position) -> float:
+        agent = self.world.agents[FOLLOWER]
+        return ((position[0] - agent.x) ** 2 + (position[2] - agent.z) ** 2) ** 0.5
+
+    # ------------------------------------------------------------------ appliances
+    def open(self, object_id: str) -> None:
+        if not self.world.objects[object_id].is_open:
+            self.look_at(object_id)
+            self.act("OpenObject", objectId=object_id)
+
+    def close(self, object_id: str) -> None:
+        if self.world.objects[object_id].is_open:
+            self.look_at(object_id)
+            self.act("CloseObject", objectId=object_id)
+
+    def switch(self, object_id: str, on: bool) -> None:
+        if self.world.objects[object_id].is_toggled != on:
+            self.look_at(object_id)
+            self.act("ToggleObjectOn" if on else "ToggleObjectOff", objectId=object_id)
+
+    def slice(self, object_id: str) -> list[str]:
+        """Slice with a knife (picked up and put back down); returns the pieces' ids."""
+        target = self.world.objects[object_id]
+        before = set(self.world.objects)
+        if target.object_type != "Egg":
+            knives = self.nearest_of(("Knife", "ButterKnife"))
+            if not knives:
+                raise SkillFailed("no knife in the scene")
+            self.pick(knives[0])
+        if self.held == object_id:
+            self.put_down()
+        self.look_at(object_id)
+        self.act("SliceObject", objectId=object_id)
+        if self.held is not None:
+            self.put_down()
+        return sorted(set(self.world.objects) - before)
+
+    def pour_into(self, target_id: str) -> None:
+        self.look_at(target_id)
+        self.act("Pour", objectId=target_id)
+
+    # ------------------------------------------------------------------ finding
+    def nearest_of(self, types: tuple[str, ...], exclude: tuple[str, ...] = ()) -> list[str]:
+        found = [
+            o for o in self.world.objects.values()
+            if o.object_type in types and o.object_id not in exclude
+        ]
+        found.sort(key=lambda o: (self._distance(o.position), o.object_id))
+        return [o.object_id for o in found]
