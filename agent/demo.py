@@ -19,9 +19,9 @@ from pathlib import Path
 from agent.config import save_effective_config
 from agent.settings import NesyConfig
 from simulator.actions import placement_allowed
-from simulator.navigation import path_to
+from simulator.expert.actor import OracleActor, SkillFailed
 from simulator.objects import encloses
-from simulator.sim import FOLLOWER, Simulator
+from simulator.sim import Simulator
 from simulator.spawn import random_start
 
 DEMO_SCENES = ("FloorPlan1", "FloorPlan201", "FloorPlan301", "FloorPlan401")
@@ -38,56 +38,35 @@ class DemoRow:
     steps_per_second: float
 
 
-def _open_surfaces(sim: Simulator) -> list:
-    world = sim.world
-    return [
-        fixed for fixed in world.scene.fixed_objects.values()
-        if fixed.receptacle and fixed.interaction_pose and not encloses(world.objects[fixed.object_id])
-        and fixed.object_id in world.objects
-    ]
-
-
-def _walk_and_do(sim: Simulator, pose, action: str, **target) -> tuple[bool, int, int]:
-    agent = sim.world.agents[FOLLOWER]
-    actions = path_to(sim.world.scene, agent.pose(), pose)
-    if actions is None:
-        return False, 0, 0
-    failed = 0
-    for name in actions:
-        failed += not sim.step(FOLLOWER, name).success
-    result = sim.step(FOLLOWER, action, **target)
-    return result.success, len(actions) + 1, failed + (not result.success)
-
-
 def rearrange(scene: str, seed: int, moves: int = 3) -> DemoRow:
+    """Move ``moves`` random objects from open surfaces to other receptacles that take them."""
     sim = Simulator()
     sim.reset(random_start(scene, seed))
+    actor = OracleActor(sim)
     rng = random.Random(seed)
-    surfaces = _open_surfaces(sim)
-    by_id = {s.object_id: s for s in surfaces}
-    items = sorted(
-        o.object_id for o in sim.world.objects.values()
-        if o.pickupable and o.parent in by_id
+    world = sim.world
+    surfaces = sorted(
+        oid for oid, o in world.objects.items()
+        if o.fixed and o.receptacle and not encloses(o) and world.scene.fixed_objects[oid].interaction_pose
     )
+    items = sorted(oid for oid, o in world.objects.items() if o.pickupable and o.parent in surfaces)
     rng.shuffle(items)
-    done = steps = failed = 0
+    done = 0
     start = time.perf_counter()
     for item_id in items[:moves]:
-        item = sim.world.objects[item_id]
-        source = by_id[item.parent]
-        targets = [s for s in surfaces if s.object_id != source.object_id and placement_allowed(s.object_type, item.object_type)]
+        item = world.objects[item_id]
+        targets = [s for s in surfaces if s != item.parent and placement_allowed(world.objects[s].object_type, item.object_type)]
         if not targets:
             continue
         target = rng.choice(targets)
-        ok, n, f = _walk_and_do(sim, source.interaction_pose, "PickupObject", objectId=item_id)
-        steps, failed = steps + n, failed + f
-        if not ok:
+        try:
+            actor.put(item_id, target)
+            done += world.objects[item_id].parent == target
+        except SkillFailed:
             continue
-        ok, n, f = _walk_and_do(sim, target.interaction_pose, "PutObject", objectId=item_id, receptacleObjectId=target.object_id)
-        steps, failed = steps + n, failed + f
-        done += ok and sim.world.objects[item_id].parent == target.object_id
     elapsed = time.perf_counter() - start
-    return DemoRow(scene, min(moves, len(items)), done, steps, failed, round(steps / elapsed, 1) if elapsed else 0.0)
+    steps = len(actor.actions)
+    return DemoRow(scene, min(moves, len(items)), done, steps, actor.failed, round(steps / elapsed, 1) if elapsed else 0.0)
 
 
 def run_demo(config: NesyConfig, out_dir: str | Path) -> list[DemoRow]:
