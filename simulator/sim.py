@@ -7,19 +7,28 @@ the Follower alone. ``step`` never raises on an agent's action: a bad action ret
 ``success=False`` with an AI2-THOR-like ``errorMessage`` and leaves the state unchanged.
 
 What an agent observes (``Observation``) is what a robot would: its own odometry pose,
-whether its hand is full, the result of its last action and the new utterances
-(plus frames when rendering is on). Ground truth is in ``metadata()``, for oracles and
-evaluation only.
+whether its hand is full, the result of its last action and the new utterances, plus
+egocentric RGB and depth frames when rendering is on (``render: egl``). Ground truth is in
+``metadata()``, ``world`` and ``instance_frame()`` (the instance buffer and its objectIds),
+for oracles, clicks and evaluation only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from agent.errors import NesyError
+from simulator import targeting
 from simulator.actions import ACTIONS, INTERACTION_OPS, apply
 from simulator.start_state import StartState, build_world
 from simulator.world import World
+
+if TYPE_CHECKING:  # pragma: no cover
+    from simulator.render.types import Frames
+    from simulator.render.world_view import WorldRenderer
 
 COMMANDER, FOLLOWER = 0, 1
 
@@ -42,6 +51,8 @@ class Observation:
     last_action_success: bool
     error_message: str
     utterances: list[Utterance] = field(default_factory=list)
+    rgb: np.ndarray | None = None  # H x W x 3 uint8 when rendering is on
+    depth: np.ndarray | None = None  # H x W float32 metres along the view axis (0: nothing)
 
 
 @dataclass
@@ -51,20 +62,41 @@ class StepResult:
     observation: Observation
 
 
+RENDER_MODES = ("none", "egl")
+
+
 @dataclass(frozen=True)
 class SimulatorSettings:
     field_of_view: float = 90.0
     interaction_distance: float = 1.5
+    render: str = "none"  # none: symbolic observations only; egl: RGB + depth frames
+    width: int = 300
+    height: int = 300
 
 
 class Simulator:
-    """The built-in THOR-compatible simulator (symbolic observations)."""
+    """The built-in THOR-compatible simulator (symbolic observations, or rendered frames
+    with ``render: egl``)."""
 
     def __init__(self, settings: Any = None) -> None:
         self.settings = SimulatorSettings(
             field_of_view=getattr(settings, "field_of_view", 90.0),
             interaction_distance=getattr(settings, "interaction_distance", 1.5),
+            render=getattr(settings, "render", "none"),
+            width=getattr(settings, "width", 300),
+            height=getattr(settings, "height", 300),
         )
+        if self.settings.render not in RENDER_MODES:
+            raise NesyError(
+                f"simulator.render must be one of {', '.join(RENDER_MODES)}, got {self.settings.render!r}"
+            )
+        self._view: WorldRenderer | None = None
+        if self.settings.render == "egl":
+            from simulator.render.world_view import WorldRenderer
+
+            # the GL context and the Renderer are created on the first frame (in the thread
+            # that renders); a missing EGL raises RenderUnavailable there
+            self._view = WorldRenderer(self.settings.width, self.settings.height)
         self._world: World | None = None
         self.dialogue: list[Utterance] = []
         self._heard: dict[int, int] = {}
@@ -76,6 +108,9 @@ class Simulator:
     def reset(self, start: StartState) -> Observation:
         """Start an episode from ``start``; returns the Follower's first observation."""
         self._world = build_world(start, self.settings.field_of_view, self.settings.interaction_distance)
+        if self._view is not None:
+            self._view.forget()
+            targeting.attach_frames(self._world, self._view.frames)
         self.start = start
         self.dialogue = []
         self._heard = {COMMANDER: 0, FOLLOWER: 0}
@@ -131,7 +166,41 @@ class Simulator:
         new = [u for u in self.dialogue[heard_from:] if u.agent_id != agent_id]
         self._heard[agent_id] = len(self.dialogue)
         action, success, error = self._last.get(agent_id, (None, True, ""))
-        return Observation(agent_id, agent.pose(), agent.held is not None, action, success, error, new)
+        observation = Observation(agent_id, agent.pose(), agent.held is not None, action, success, error, new)
+        if self._view is not None:
+            frames = self._view.frames(self.world, agent_id)
+            observation.rgb, observation.depth = frames.rgb.copy(), frames.depth.copy()
+        return observation
+
+    @property
+    def rendering(self) -> bool:
+        """True when observations carry rendered frames (``render: egl``)."""
+        return self._view is not None
+
+    def instance_frame(self, agent_id: int = FOLLOWER) -> Frames:
+        """The rendered frames of ``agent_id``'s current view with the instance buffer and
+        its table ``ids`` (instance k -> objectId): ground truth, for oracles, click
+        resolution, evaluation and tests, never for a plain Follower. Read-only arrays;
+        rendered at most once per unchanged view."""
+        if self._view is None:
+            raise NesyError(
+                "instance frames need rendering: construct the Simulator with render: egl "
+                "(config simulator.render=egl); it is 'none'"
+            )
+        if agent_id not in (COMMANDER, FOLLOWER):
+            raise NesyError(f"Unknown agent {agent_id!r}: 0 is the Commander, 1 the Follower")
+        return self._view.frames(self.world, agent_id)
+
+    @property
+    def frames_drawn(self) -> int:
+        """Frames rendered so far (views that did not change since they were last rendered,
+        e.g. after a failed move, come from a cache); 0 without rendering."""
+        return self._view.draws if self._view is not None else 0
+
+    def close(self) -> None:
+        """Free the renderer's GPU objects (a no-op without rendering)."""
+        if self._view is not None:
+            self._view.release()
 
     def metadata(self, agent_id: int = FOLLOWER) -> dict[str, Any]:
         """AI2-THOR-style metadata seen from ``agent_id`` (ground truth)."""

@@ -3,22 +3,31 @@
 An objectId is matched exactly, or to the object of the same type whose id coordinates
 differ by at most 1.5 cm per axis (AI2-THOR's ids were rounded from positions that the
 physics engine later nudged by millimetres; ALFRED's expert actions use those ids).
-A screen point picks, among the visible objects that afford the action and whose
-projected box contains a small patch around the point, the one with the smallest
-projection (the frontmost small thing, not the counter under it). The target must be
-visible: in the view frustum, within the interaction distance, not inside a closed
-receptacle, not held.
+A screen point (x right, y down, relative in [0, 1]) is resolved, when rendering is on,
+through the instance buffer as TEACh does: of the objects drawn in a small patch around
+the point that afford the action and are within reach, the one under the point itself,
+else the one with most pixels in the patch. Without rendering it picks, among the visible
+objects that afford the action and whose projected box contains the patch, the one with
+the smallest projection (the frontmost small thing, not the counter under it). The target
+must be visible: in the view frustum, within the interaction distance, not inside a
+closed receptacle, not held.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from simulator.geometry import project_boxes
+from simulator.geometry import box_distances, project_boxes
 from simulator.objects import SimObject, encloses
 from simulator.world import World
+
+if TYPE_CHECKING:  # pragma: no cover
+    from simulator.render.types import Frames
 
 ID_TOLERANCE = 0.015
 # types the floor-plan data lacks and the scene builder synthesizes (docs/scenes.md): an id
@@ -26,6 +35,20 @@ ID_TOLERANCE = 0.015
 SYNTHESIZED = {"Faucet": 1.0}
 CLICK_PATCH = 0.02  # half-size of the patch around a click, relative to the frame
 POUR_TARGETS = ("HousePlant", "SinkBasin", "BathtubBasin")
+
+# worlds whose agents' views are rendered: world -> provider(world, agent index) -> Frames
+# (a provider must not hold its world, or the weak entry would keep the world alive)
+FrameProvider = Callable[[World, int], "Frames"]
+_FRAMES: WeakKeyDictionary[World, FrameProvider] = WeakKeyDictionary()
+
+
+def attach_frames(world: World, provider: FrameProvider | None) -> None:
+    """Resolve clicks in ``world`` through the instance buffer of ``provider(world, agent)``
+    (the Simulator attaches its renderer when ``render: egl``); None detaches."""
+    if provider is None:
+        _FRAMES.pop(world, None)
+    else:
+        _FRAMES[world] = provider
 
 
 @dataclass(frozen=True)
@@ -117,7 +140,11 @@ def resolve_target(world: World, agent_index: int, spec, args: dict) -> tuple[Ta
             return Target.none(), f"Click position must be two numbers in [0, 1], got {args['x']!r}, {args['y']!r}"
         if not (0.0 <= x <= 1.0 and 0.0 <= y <= 1.0):
             return Target.none(), f"Click position ({x:g}, {y:g}) is outside the frame [0, 1] x [0, 1]"
-        obj = object_at(world, agent_index, x, y, spec.affordance)
+        provider = _FRAMES.get(world)
+        if provider is not None:
+            obj = rendered_object_at(world, agent_index, x, y, spec.affordance, provider(world, agent_index))
+        else:
+            obj = object_at(world, agent_index, x, y, spec.affordance)
         if obj is None:
             return Target.none(), f"No object that can be acted on ({spec.affordance}) at ({x:.2f}, {y:.2f})"
         return Target(obj, world, agent_index), None
@@ -143,3 +170,37 @@ def object_at(world: World, agent_index: int, x: float, y: float, affordance: st
     areas = (np.clip(rects[:, 2], 0, 1) - np.clip(rects[:, 0], 0, 1)) * (np.clip(rects[:, 3], 0, 1) - np.clip(rects[:, 1], 0, 1))
     order = sorted(np.nonzero(hit)[0], key=lambda i: (areas[i], candidates[i].object_id))
     return candidates[order[0]]
+
+
+def rendered_object_at(
+    world: World, agent_index: int, x: float, y: float, affordance: str | None, frames: Frames
+) -> SimObject | None:
+    """The object under the relative point (x, y) by the instance buffer (TEACh's way):
+    among objects drawn in the patch of half-size ``CLICK_PATCH`` around the point that
+    afford ``affordance``, are within the interaction distance and are not held, the one
+    under the point itself, else the one with most pixels in the patch."""
+    instance = frames.instance
+    h, w = instance.shape
+    col, row = min(max(int(x * w), 0), w - 1), min(max(int(y * h), 0), h - 1)
+    rx, ry = max(1, round(CLICK_PATCH * w)), max(1, round(CLICK_PATCH * h))
+    patch = instance[max(row - ry, 0): row + ry + 1, max(col - rx, 0): col + rx + 1]
+    counts = np.bincount(patch.ravel())
+    candidates: list[tuple[int, SimObject]] = []
+    for k in np.nonzero(counts)[0]:
+        obj = world.objects.get(frames.ids.get(int(k), ""))
+        if obj is not None and obj.held_by is None and affords(obj, affordance):
+            candidates.append((int(k), obj))
+    if not candidates:
+        return None
+    camera = world.agents[agent_index].camera(world.field_of_view)
+    centers = np.array([o.position for _, o in candidates], dtype=float)
+    sizes = np.array([o.size for _, o in candidates], dtype=float)
+    reach = box_distances(camera.position, centers, sizes) <= world.interaction_distance
+    candidates = [c for c, ok in zip(candidates, reach, strict=True) if ok and not world.is_hidden(c[1].object_id)]
+    if not candidates:
+        return None
+    centre = int(instance[row, col])
+    for k, obj in candidates:
+        if k == centre:
+            return obj
+    return max(candidates, key=lambda c: (counts[c[0]], c[1].object_id))[1]

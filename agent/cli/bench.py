@@ -1,4 +1,5 @@
-"""``nesy bench``: speed benchmarks of the simulator (and, as they are built, other parts)."""
+"""``nesy bench``: speed benchmarks of the simulator and the renderer (and, as they are
+built, other parts)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ ORDER = 60
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "bench",
-        help="speed benchmarks (sim: symbolic simulator steps per second)",
+        help="speed benchmarks (sim: symbolic steps/s; render: frames/s and rendered steps/s)",
         description="Run a speed benchmark on this machine (one process, one core).",
     )
     sub = parser.add_subparsers(dest="bench_target", metavar="TARGET", required=True)
@@ -22,12 +23,52 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     sim.set_defaults(handler=run_sim)
+    render = sub.add_parser(
+        "render",
+        help="frames/s (RGB + depth + instances) at 300 and 900 px, and simulator steps/s "
+        "with rendering on (needs EGL)",
+        description="Frames per second of the renderer at 300 x 300 and 900 x 900 on a "
+        "synthetic kitchen (fps_300, fps_900) and simulator steps per second with "
+        "render: egl at 300 x 300 (steps_per_second). For one core: "
+        "LP_NUM_THREADS=1 taskset -c 0 nesy bench render --json",
+    )
+    render.add_argument(
+        "--seconds", type=float, default=2.0, help="seconds of rendering per size (default 2)"
+    )
+    render.add_argument(
+        "--steps", type=int, default=2000, help="simulator steps with rendering (default 2000)"
+    )
+    render.add_argument("--seed", type=int, default=0)
+    render.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    render.set_defaults(handler=run_render)
 
 
 def run_sim(args: argparse.Namespace) -> int:
     from simulator.bench import benchmark
 
     result = benchmark(args.steps, args.seed)
+    if args.json:
+        print_json(result)
+    else:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from simulator.render.bench import benchmark, sim_steps
+
+    frames = benchmark(seconds=args.seconds, seed=args.seed)
+    steps = sim_steps(args.steps, args.seed)
+    result = {
+        "fps_300": frames["fps_300"],
+        "fps_900": frames["fps_900"],
+        "steps_per_second": steps["steps_per_second"],
+        "steps": steps["steps"],
+        "frames_drawn": steps["frames_drawn"],
+        "objects": frames["objects"],
+        "gl_renderer": frames["gl_renderer"],
+        "lp_num_threads": frames["lp_num_threads"],
+    }
     if args.json:
         print_json(result)
     else:

@@ -1,11 +1,13 @@
 """Writes example frames (RGB, colour-mapped depth, instance colours, top-down) to docs/images/.
 
 Owns the example script only. A *source* is a callable returning ``(name, room, objects,
-camera)``; ``synthetic_source`` needs nothing else, ``floor_plan_source("FloorPlan1")``
-renders a packaged iTHOR floor plan's fixed objects (receptacles, furniture, appliances).
-Plug in any other source (e.g. a simulator world's start state) the same way.
+camera)``; ``synthetic_source`` needs nothing else, ``simulator_source("FloorPlan1")``
+renders a simulator world (a seeded ``random_start``: fixed objects plus movable ones)
+through the simulator's adapter (``world_view``), from the Follower pose on the navigable
+grid that sees most movable objects; ``floor_plan_source`` renders a floor plan's fixed
+objects only.
 
-    python -m simulator.render.examples [--out docs/images] [FloorPlan1 FloorPlan201 ...]
+    python -m simulator.render.examples [--out docs/images] [--fixed-only] [FloorPlan1 ...]
 """
 
 from __future__ import annotations
@@ -67,6 +69,43 @@ def floor_plan_source(name: str) -> Source:
         finally:
             r.release()
         return scene.name, room, objects, pose
+
+    return source
+
+
+def simulator_source(name: str, seed: int = 0) -> Source:
+    """A source for a simulator world: ``random_start(name, seed)``, rendered through
+    ``world_view`` exactly as ``Simulator(render: egl)`` renders the Follower's view, with
+    the Follower moved to the navigable pose (4 rotations, horizon 30) that sees the most
+    movable objects."""
+
+    def source() -> Example:
+        from simulator.scenes import cell_center
+        from simulator.sim import FOLLOWER, Simulator
+        from simulator.spawn import random_start
+
+        from .world_view import camera_pose, render_objects, room_geometry
+
+        sim = Simulator(argparse.Namespace(render="egl", width=96, height=96))
+        try:
+            sim.reset(random_start(name, seed))
+            world, agent = sim.world, sim.world.agents[FOLLOWER]
+            movable = {oid for oid, o in world.objects.items() if not o.fixed}
+            cells = sorted(world.scene.navigable)
+            cells = cells[:: max(1, len(cells) // 150)]
+
+            def score(pose: tuple[int, int, int]) -> tuple[int, int]:
+                agent.x, agent.z = cell_center(pose[:2])
+                agent.rotation, agent.horizon = pose[2], 30.0
+                seen = sim.instance_frame(FOLLOWER).visible_ids(12)
+                return (len(movable & set(seen)), len(seen))
+
+            best = max(((i, j, r) for i, j in cells for r in (0, 90, 180, 270)), key=score)
+            score(best)
+            room, objects = room_geometry(world.scene), list(render_objects(world))
+            return f"{world.scene.name}", room, objects, camera_pose(world, FOLLOWER)
+        finally:
+            sim.close()
 
     return source
 
@@ -133,8 +172,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("floor_plans", nargs="*", help="packaged floor plans, e.g. FloorPlan1")
     parser.add_argument("--out", type=Path, default=Path("docs/images"))
     parser.add_argument("--size", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0, help="random_start seed of each floor plan")
+    parser.add_argument(
+        "--fixed-only", action="store_true", help="floor plans without movable objects, no simulator"
+    )
     args = parser.parse_args(argv)
-    sources = [synthetic_source] + [floor_plan_source(n) for n in args.floor_plans]
+    if args.fixed_only:
+        plans = [floor_plan_source(n) for n in args.floor_plans]
+    else:
+        plans = [simulator_source(n, args.seed) for n in args.floor_plans]
+    sources = [synthetic_source, *plans]
     for path in write_examples(sources, args.out, args.size):
         print(path)
 

@@ -35,6 +35,7 @@ _COOKED: RGB = (0.36, 0.20, 0.08)
 _WATER: RGB = (0.25, 0.45, 0.85)
 _COFFEE: RGB = (0.30, 0.17, 0.08)
 _SOIL: RGB = (0.30, 0.20, 0.12)
+LIQUIDS: dict[str, RGB] = {"water": _WATER, "coffee": _COFFEE, "wine": (0.45, 0.05, 0.12)}
 
 
 class Kit:
@@ -92,13 +93,14 @@ class Kit:
         self.add(prim, (0, 0, 0), (self.W, self.H, self.D), rgb, mat)
 
     def liquid(self, level: float, width: float, rgb: RGB = _WATER) -> None:
-        """A liquid disc at local height ``level`` if the object is filled."""
+        """A liquid disc at local height ``level`` if the object is filled (coloured by
+        ``obj.liquid`` when it names one, else ``rgb``)."""
         if self.obj.is_filled:
             self.add(
                 CYLINDER,
                 (0, level, 0),
                 (width, 0.01 * self.H + 0.002, width * self.D / self.W),
-                rgb,
+                LIQUIDS.get(self.obj.liquid or "", rgb),
                 PLAIN,
             )
 
@@ -134,7 +136,8 @@ def _mug(k: Kit) -> None:
     k.add(TUBE, (-0.12 * k.W, 0, 0), (body_w, k.H, k.D * 0.95))
     k.add(BOX, (0.37 * k.W, 0, 0), (0.12 * k.W, 0.55 * k.H, 0.15 * k.D))
     if k.obj.is_filled:
-        k.add(CYLINDER, (-0.12 * k.W, 0.2 * k.H, 0), (0.66 * k.W, 0.01, 0.84 * k.D), _COFFEE, PLAIN)
+        rgb = LIQUIDS.get(k.obj.liquid or "", _COFFEE)
+        k.add(CYLINDER, (-0.12 * k.W, 0.2 * k.H, 0), (0.66 * k.W, 0.01, 0.84 * k.D), rgb, PLAIN)
 
 
 def _bowl(k: Kit) -> None:

@@ -26,6 +26,7 @@ class RenderObject:
     is_cooked: bool = False
     is_sliced: bool = False
     hidden: bool = False  # inside a closed receptacle or held: not drawn
+    liquid: str | None = None  # 'water', 'coffee', 'wine' when filled; None: the type's usual
 
 
 @dataclass(frozen=True)

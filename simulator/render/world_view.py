@@ -1,0 +1,156 @@
+"""The adapter from a simulator ``World`` to the renderer's plain data, and a frame cache.
+
+Owns the translation only: the scene's ``RoomGeometry`` (one per floor plan, cached so the
+renderer's own per-room caches hit), one ``RenderObject`` per world object (box, states,
+``hidden`` = inside a closed enclosing receptacle or held by an agent) and the agent's
+``CameraPose``. ``WorldRenderer`` renders an agent's view and remembers the last frames of
+each agent, so asking twice for an unchanged view (the observation, then a click) draws
+once. The renderer itself never imports the simulator; this module reads a ``World`` by
+duck typing and imports nothing from it at import time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .types import CameraPose, Frames, RenderObject, RoomGeometry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from simulator.world import World
+
+_ROOMS: dict[tuple, RoomGeometry] = {}
+WALL_THIN = 0.15  # a fixed object this thin (x or z) hangs on a wall: its centre marks the wall
+MAX_GROW = 1.0  # metres the drawn walls may move out beyond the scene's extent
+
+
+def render_bounds(scene: Any) -> tuple[float, float, float, float]:
+    """Where the walls are drawn: the scene's extent grown (by at most ``MAX_GROW``) to
+    hold the footprint of every fixed object. The extent is derived from where agents
+    stood (docs/scenes.md), so counters, beds and bathtubs along a wall may reach past
+    it; walls drawn there would cut them. Thin wall-mounted things (windows, paintings,
+    switches) only need their centre inside, since the extent already passes through it."""
+    xmin, xmax, zmin, zmax = (float(b) for b in scene.bounds)
+    gx0, gx1, gz0, gz1 = xmin, xmax, zmin, zmax
+    for obj in scene.fixed_objects.values():
+        (x, _, z), (sx, _, sz) = obj.position, obj.size
+        hx, hz = (0.0, 0.0) if min(sx, sz) <= WALL_THIN else (sx / 2, sz / 2)
+        gx0, gx1 = min(gx0, x - hx), max(gx1, x + hx)
+        gz0, gz1 = min(gz0, z - hz), max(gz1, z + hz)
+    return (
+        round(max(gx0, xmin - MAX_GROW), 3),
+        round(min(gx1, xmax + MAX_GROW), 3),
+        round(max(gz0, zmin - MAX_GROW), 3),
+        round(min(gz1, zmax + MAX_GROW), 3),
+    )
+
+
+def room_geometry(scene: Any) -> RoomGeometry:
+    """The static room of a ``Scene`` (navigable cells, walls at ``render_bounds``), one
+    instance per floor plan so that the renderer's per-room caches hit."""
+    key = (scene.name, tuple(scene.bounds), len(scene.navigable))
+    room = _ROOMS.get(key)
+    if room is None:
+        if len(_ROOMS) > 256:
+            _ROOMS.clear()
+        room = _ROOMS[key] = RoomGeometry(frozenset(scene.navigable), render_bounds(scene))
+    return room
+
+
+def _hidden(world: World, object_id: str) -> bool:
+    """Inside a closed fridge/drawer/... (at any depth), or in an agent's hand (itself or
+    the thing it is in)."""
+    return world.objects[object_id].held_by is not None or world.is_hidden(object_id) or (
+        world.holder(object_id) is not None
+    )
+
+
+def render_objects(world: World) -> tuple[RenderObject, ...]:
+    """One ``RenderObject`` per world object, in ``world.objects`` order (instance k is the
+    k-th of them, 1-based). Hidden: inside a closed enclosing receptacle, or held."""
+    out = []
+    for oid, o in world.objects.items():
+        out.append(
+            RenderObject(
+                oid,
+                o.object_type,
+                o.position,
+                o.size,
+                o.is_open,
+                o.is_toggled,
+                o.is_dirty,
+                o.is_filled,
+                o.is_cooked,
+                o.is_sliced,
+                _hidden(world, oid),
+                o.liquid if o.is_filled else None,
+            )
+        )
+    return tuple(out)
+
+
+def camera_pose(world: World, agent_index: int) -> CameraPose:
+    """The agent's egocentric camera (AI2-THOR: camera height 1.576 m)."""
+    from simulator.geometry import CAMERA_HEIGHT
+
+    agent = world.agents[agent_index]
+    return CameraPose(
+        float(agent.x),
+        CAMERA_HEIGHT,
+        float(agent.z),
+        float(agent.rotation),
+        float(agent.horizon),
+        float(world.field_of_view),
+    )
+
+
+class WorldRenderer:
+    """Renders agents' views of a ``World`` with one lazily created ``Renderer``.
+
+    ``frames(world, agent)`` returns the cached frames of that agent when neither the
+    camera nor any object changed since its last call; the cached arrays are read-only
+    (copy before changing them).
+    """
+
+    def __init__(self, width: int = 300, height: int = 300) -> None:
+        from .renderer import check_size
+
+        check_size(width, height)
+        self.width, self.height = width, height
+        self._renderer: Any = None
+        self._last: dict[int, tuple[tuple, Frames]] = {}
+        self.draws = 0  # frames actually rendered (cache misses)
+
+    @property
+    def renderer(self) -> Any:
+        """The ``Renderer`` (created on first use; raises ``RenderUnavailable`` without EGL)."""
+        if self._renderer is None:
+            from .renderer import Renderer
+
+            self._renderer = Renderer(self.width, self.height)
+        return self._renderer
+
+    def frames(self, world: World, agent_index: int) -> Frames:
+        room = room_geometry(world.scene)
+        objects = render_objects(world)
+        camera = camera_pose(world, agent_index)
+        key = (room, objects, camera)
+        last = self._last.get(agent_index)
+        if last is not None and last[0] == key:
+            return last[1]
+        frames = self.renderer.render(room, objects, camera)
+        self.draws += 1
+        for array in (frames.rgb, frames.depth, frames.instance):
+            array.setflags(write=False)
+        self._last[agent_index] = (key, frames)
+        return frames
+
+    def forget(self) -> None:
+        """Drop the cached frames (e.g. at a new episode)."""
+        self._last.clear()
+
+    def release(self) -> None:
+        """Free the GPU objects (the process-wide GL context stays)."""
+        if self._renderer is not None:
+            self._renderer.release()
+            self._renderer = None
+        self._last.clear()
