@@ -8,6 +8,7 @@ human language of one annotation.
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -17,6 +18,12 @@ from agent.errors import NesyError
 from simulator.start_state import ObjectPlacement, StartState
 
 FORMAT_VERSION = 1
+SHIPPED_DIR = Path(__file__).resolve().parent / "data"
+
+
+def shipped_path(split: str) -> Path:
+    """The shipped, versioned TATC episode set of a split."""
+    return SHIPPED_DIR / f"tatc_{split}.json.gz"
 
 
 class EpisodeFileError(NesyError):
@@ -89,7 +96,11 @@ def save_episodes(episodes: list[Episode], path: str | Path, meta: dict[str, Any
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"format_version": FORMAT_VERSION, **(meta or {}), "episodes": [episode_to_dict(e) for e in episodes]}
-    path.write_text(json.dumps(payload, indent=1, sort_keys=True) + "\n")
+    text = json.dumps(payload, indent=1, sort_keys=True) + "\n"
+    if path.suffix == ".gz":
+        path.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+    else:
+        path.write_text(text)
     return path
 
 
@@ -97,10 +108,11 @@ def load_episodes(path: str | Path) -> tuple[list[Episode], dict[str, Any]]:
     """Episodes and the file's metadata; clear errors for missing, corrupt or foreign files."""
     path = Path(path)
     try:
-        payload = json.loads(path.read_text())
+        raw = path.read_bytes()
+        payload = json.loads(gzip.decompress(raw) if path.suffix == ".gz" else raw)
     except FileNotFoundError:
         raise EpisodeFileError(f"{path}: no such episode file") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, gzip.BadGzipFile, EOFError) as exc:
         raise EpisodeFileError(f"{path}: corrupt episode file ({exc}); rebuild it with `nesy episodes build`") from None
     if not isinstance(payload, dict) or "episodes" not in payload:
         raise EpisodeFileError(f"{path}: not an episode file (expected an object with 'episodes')")
