@@ -239,3 +239,19 @@ def test_slicing_problem_key_points_at_the_whole_object():
     assert [(p["property_name"], p["desired_property_value"]) for p in toast["problem_keys"][k["Bread"]]] == [
         ("objectType", "BreadSliced"), ("isCooked", 1)]
     assert result["subgoals"][1]["success"] == 1  # the plate is already clean
+
+
+def test_preconditions_count_objects_slices_and_shareables():
+    from simulator.tasks import missing_objects
+
+    salad = instantiate(LIBRARY, "Salad", ["2", "1", "1"])
+    assert missing_objects(Kitchen(Lettuce=1, Tomato=1, Potato=1, Knife=1, Plate=1).world, salad) == []
+    lacking = missing_objects(Kitchen(Lettuce=1, Tomato=1, Plate=1).world, salad)
+    assert any("Potato" in m for m in lacking) and any("Knives" in m for m in lacking)
+    sandwiches = instantiate(LIBRARY, "Breakfast", ("0", "0", "0", "Plate", "0", "Plate", "6", "0", "0", "0", "0",
+                                                    "0", "0", "CounterTop"))
+    # 6 sandwiches need 12 toasts (one bread gives 10 slices) and 6 plates
+    one_bread = missing_objects(Kitchen(Bread=1, Knife=1, Plate=6).world, sandwiches)
+    assert len(one_bread) == 1 and "needs 12 object(s)" in one_bread[0]
+    assert missing_objects(Kitchen(Bread=2, Knife=1, Plate=6).world, sandwiches) == []
+    assert missing_objects(Kitchen().world, instantiate(LIBRARY, "Clean All X", ["Mug"]))  # 'all' needs one

@@ -7,6 +7,7 @@
   steps, problem keys, goal-condition counts) for the task in a world.
 - ``search_object(world, query)``: TEACh's SearchObject (an object by id or fuzzy type name,
   its position and a navigable pose that sees it).
+- ``missing_objects(world, task)``: what a world lacks for a task to be possible at all.
 - ``TEACH_TASK_TYPES`` / ``TEACH_TASK_VARIANTS``: the 12 TEACh benchmark task types.
 
 Progress Check and SearchObject read ground truth: they are Commander (agent 0) and
@@ -20,6 +21,7 @@ from simulator.tasks.benchmark import (
     teach_task_variants,
 )
 from simulator.tasks.classes import class_members, object_classes
+from simulator.tasks.preconditions import missing_objects
 from simulator.tasks.progress import evaluate, progress_check
 from simulator.tasks.search import search_object
 from simulator.tasks.tdl import (
@@ -37,7 +39,7 @@ from simulator.tasks.tdl import (
 
 __all__ = [
     "TEACH_TASK_TYPES", "TEACH_TASK_VARIANTS", "TaskVariant", "teach_task_variants",
-    "class_members", "object_classes", "evaluate", "progress_check", "search_object",
+    "class_members", "object_classes", "missing_objects", "evaluate", "progress_check", "search_object",
     "AtomicComponent", "Relation", "TaskComponent", "TaskDefinition", "TaskDefinitionError",
     "TaskInstance", "TaskLibrary", "instantiate", "load_task_library", "parse_definition",
 ]
