@@ -255,3 +255,15 @@ def test_preconditions_count_objects_slices_and_shareables():
     assert len(one_bread) == 1 and "needs 12 object(s)" in one_bread[0]
     assert missing_objects(Kitchen(Bread=2, Knife=1, Plate=6).world, sandwiches) == []
     assert missing_objects(Kitchen().world, instantiate(LIBRARY, "Clean All X", ["Mug"]))  # 'all' needs one
+
+
+def test_suggested_receptacle_can_take_the_object():
+    from simulator.object_types import can_contain
+
+    k = Kitchen(Pot=1, Bread=1)
+    for name, params in (("Put All X On Y", ["Pot", "on", "Appliances"]), ("Put All X In One Y", ["Bread", "in", "Appliances"])):
+        result = progress_check(k.world, instantiate(LIBRARY, name, params))
+        validate(result)
+        (keys,) = result["subgoals"][-1]["problem_keys"].values()
+        target = k.world.objects[keys[0]["receptacle_objectId"]]
+        assert can_contain(target.object_type, keys[0]["objectType"]), (name, target.object_type)

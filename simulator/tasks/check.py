@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from simulator.object_types import UnknownObjectTypeError, can_contain
 from simulator.tasks.state import ObjectView, holds, horizontal_distance, matches_primary
 from simulator.tasks.tdl import AtomicComponent, Relation
 
@@ -60,6 +61,14 @@ def default_desc(obj_type: str, prop: str, value: Any) -> str:
     if prop == "objectType":
         return f"The {obj_type} needs to become a {value}."
     return f"The {obj_type} needs {prop} to be {value}."
+
+
+def fits(receptacle: ObjectView, obj: ObjectView) -> bool:
+    """May ``obj`` be put in/on ``receptacle`` (the simulator's placement rules)?"""
+    try:
+        return can_contain(receptacle["objectType"], obj["objectType"])
+    except UnknownObjectTypeError:
+        return False
 
 
 def _rank(ids: list[str], objects: dict[str, ObjectView]) -> list[str]:
@@ -195,8 +204,9 @@ def _relation_any(relation, instances, heads, tail_entity, tails, good_tails, ob
         if len(inside) < needed:
             part.success = False
         for oid in missing:
-            # suggest clean/valid tails first, the nearest to the object first
-            ranked = sorted(tails, key=lambda t: (t not in good_tails, horizontal_distance(objects[oid], objects[t]), t))
+            # suggest valid tails that can take the object first, the nearest to it first
+            ranked = sorted(tails, key=lambda t: (t not in good_tails, not fits(objects[t], objects[oid]),
+                                                  horizontal_distance(objects[oid], objects[t]), t))
             _problem(part, relation, objects[oid], determiner, ranked, objects)
     part.satisfied_by_entity[tail_entity] = holders
     if part.success and part.satisfied and not part.steps:
@@ -221,6 +231,7 @@ def _relation_same(relation, instances, heads, tail_entity, tails, good_tails, o
             -sum(len(i) >= n for _, _, _, i, n in s[2]),
             -sum(min(len(i), n) for _, _, _, i, n in s[2]),
             s[0] not in good_tails,
+            not all(fits(objects[s[0]], objects[h]) for _, _, members, _, _ in s[2] for h in members),
             objects[s[0]]["distance"],
             s[0],
         ),
