@@ -1,0 +1,107 @@
+"""Reading ALFRED-format trajectories (our jsonl(.gz) extract or ALFRED ``traj_data.json``)
+into annotation records, and the deterministic train/dev split BY TRIAL.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.errors import NesyError
+from agent.types import ALFRED_FIELDS, ALFRED_TASK_TYPES
+
+DEFAULT_DATA = Path("/work/shared/data/alfred_train.jsonl.gz")
+DEV_FRACTION = 0.15
+SPLIT_SEED = 0
+_ALIASES = {"Glassbottle": "Bottle", "GlassBottle": "Bottle"}
+
+
+class DataFormatError(NesyError):
+    """A trajectory file that is not ALFRED-format."""
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One human annotation of one trajectory: goal sentence, step instructions, gold spec."""
+
+    trial: str
+    goal: str
+    steps: tuple[str, ...]
+    gold: dict[str, Any]  # the ALFRED_FIELDS
+    high_pddl: tuple[dict[str, Any], ...] = ()
+
+
+def trial_split(trial: str, seed: int = SPLIT_SEED, dev_fraction: float = DEV_FRACTION) -> str:
+    """"train" or "dev" for a trial id: a stable hash of (seed, trial), so splits never drift."""
+    digest = hashlib.sha256(f"{seed}:{trial}".encode()).digest()
+    return "dev" if int.from_bytes(digest[:8], "big") / 2**64 < dev_fraction else "train"
+
+
+def _open_records(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        raise DataFormatError(f"trajectory file {path} does not exist")
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, UnicodeDecodeError, EOFError) as exc:
+        raise DataFormatError(f"{path}: cannot read ({exc}); expected ALFRED jsonl(.gz) or traj_data.json") from None
+    stripped = text.lstrip()
+    if not stripped:
+        raise DataFormatError(f"{path}: empty file; expected ALFRED trajectories (jsonl or traj_data.json)")
+    try:
+        if path.name.endswith((".jsonl", ".jsonl.gz")):
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFormatError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); expected ALFRED "
+                              "jsonl (one trajectory per line) or a traj_data.json object") from None
+    return data if isinstance(data, list) else [data]
+
+
+def _gold(record: dict[str, Any], where: str) -> dict[str, Any]:
+    params = record.get("pddl_params")
+    task_type = record.get("task_type")
+    if not isinstance(params, dict) or task_type not in ALFRED_TASK_TYPES:
+        raise DataFormatError(f"{where}: expected 'task_type' (one of {', '.join(ALFRED_TASK_TYPES)}) and a "
+                              f"'pddl_params' object, got task_type={task_type!r}")
+    gold = {"task_type": task_type}
+    for name in ALFRED_FIELDS[1:]:
+        value = params.get(name, False if name == "object_sliced" else "")
+        gold[name] = bool(value) if name == "object_sliced" else _ALIASES.get(value or "", value or "")
+    return gold
+
+
+def load_annotations(path: str | Path, split: str = "all", seed: int = SPLIT_SEED) -> list[Annotation]:
+    """Every annotation in an ALFRED-format file; ``split`` = all | train | dev (by trial)."""
+    if split not in ("all", "train", "dev"):
+        raise NesyError(f"unknown split {split!r}; expected all, train or dev")
+    path = Path(path)
+    out: list[Annotation] = []
+    for n, record in enumerate(_open_records(path)):
+        where = f"{path}: trajectory {n + 1}"
+        if not isinstance(record, dict):
+            raise DataFormatError(f"{where}: expected a JSON object, got {type(record).__name__}")
+        trial = str(record.get("trial") or record.get("task_id") or f"{path.name}#{n}")
+        if split != "all" and trial_split(trial, seed) != split:
+            continue
+        gold = _gold(record, where)
+        anns = record.get("annotations")
+        if anns is None:  # ALFRED traj_data.json
+            anns = (record.get("turk_annotations") or {}).get("anns")
+        if not isinstance(anns, list) or not anns:
+            raise DataFormatError(f"{where}: expected 'annotations' (or ALFRED 'turk_annotations.anns'), "
+                                  "a non-empty list of {task_desc, high_descs}")
+        high = record.get("high_pddl") or (record.get("plan") or {}).get("high_pddl") or []
+        high = tuple({"action": h.get("discrete_action", h).get("action"), "args": h.get("discrete_action", h).get("args", [])}
+                     for h in high if isinstance(h, dict))
+        for ann in anns:
+            if not isinstance(ann, dict) or not isinstance(ann.get("task_desc"), str):
+                raise DataFormatError(f"{where}: an annotation lacks the string 'task_desc'")
+            steps = tuple(str(s) for s in ann.get("high_descs") or ())
+            out.append(Annotation(trial, ann["task_desc"], steps, gold, high))
+    return out

@@ -1,0 +1,51 @@
+"""The ALFRED goal-parsing benchmark: exact-match accuracy per field and for all fields."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from agent.types import ALFRED_FIELDS
+from dialogue.alfred_data import Annotation
+from dialogue.base import Parser
+
+Progress = Callable[[int, int], None]
+
+
+def evaluate(parser: Parser, annotations: list[Annotation], use_steps: bool = True,
+             batch: int = 512, progress: Progress | None = None) -> dict[str, Any]:
+    """Per-field and all-fields exact match over ``annotations``, plus throughput."""
+    correct = dict.fromkeys(ALFRED_FIELDS, 0)
+    correct_all = 0
+    per_type: dict[str, list[int]] = {}
+    utterances = 0
+    start = time.perf_counter()
+    for lo in range(0, len(annotations), batch):
+        chunk = annotations[lo: lo + batch]
+        items = [(a.goal, a.steps if use_steps else ()) for a in chunk]
+        utterances += sum(1 + len(steps) for _, steps in items)
+        for ann, spec in zip(chunk, parser.parse_goals(items), strict=True):
+            predicted = spec.alfred_fields()
+            ok = True
+            for name in ALFRED_FIELDS:
+                hit = predicted[name] == ann.gold[name]
+                correct[name] += hit
+                ok &= hit
+            correct_all += ok
+            stats = per_type.setdefault(ann.gold["task_type"], [0, 0])
+            stats[0] += ok
+            stats[1] += 1
+        if progress:
+            progress(min(lo + batch, len(annotations)), len(annotations))
+    seconds = time.perf_counter() - start
+    n = max(len(annotations), 1)
+    out: dict[str, Any] = {"annotations": len(annotations)}
+    out.update({name: round(correct[name] / n, 4) for name in ALFRED_FIELDS})
+    out["all_fields"] = round(correct_all / n, 4)
+    out["all_fields_by_task_type"] = {k: round(v[0] / v[1], 4) for k, v in sorted(per_type.items())}
+    out["utterances"] = utterances
+    out["seconds"] = round(seconds, 3)
+    out["utterances_per_second"] = round(utterances / seconds, 1) if seconds > 0 else None
+    out["uses_step_instructions"] = use_steps
+    return out

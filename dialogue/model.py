@@ -1,0 +1,195 @@
+"""The trained parser's model: bag-of-n-gram features per text segment -> a small torch
+network with one classification head per output field; saving/loading the shipped file.
+
+Segments: ``g`` the sentence itself (goal or step), ``s`` all step instructions, ``l`` the
+last step instruction, ``p`` the first step that picks something up, ``q`` the first step
+that puts something down. Features: unigrams and
+bigrams of lower-cased tokens, plus the AI2-THOR types the lexicon finds with their role from the nearest preceding
+preposition (``O=Mug`` object, ``P=Fridge`` place, ``F=Table`` source, ``W=Pen`` "with"). The file
+(``.pt``: int8 embeddings, float16 weights, vocabularies) is a few MB.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from agent.errors import NesyError
+from dialogue import lexicon as lx
+
+_TOKEN_RE = re.compile(r"[a-z]+|\d+")
+SEGMENTS = ("g", "s", "l", "p", "q")
+FORMAT = "nesy-parser-v2"
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN_RE.findall(text.lower())
+
+
+_PICK = {"pick", "take", "grab", "get", "lift", "remove", "retrieve", "collect"}
+_PUT = {"put", "place", "set", "drop", "leave", "insert", "deposit", "throw", "toss"}
+
+
+_ROLE = {**dict.fromkeys(("in", "into", "inside", "on", "onto", "to", "at", "atop", "under", "near", "beside", "by"), "P"),
+         **dict.fromkeys(("from", "off", "out"), "F"), **dict.fromkeys(("with", "containing", "holding"), "W")}
+
+
+def _types(words: list[str]) -> list[str]:
+    """AI2-THOR types of the lexicon phrases in ``words`` (greedy longest match), with roles."""
+    table = lx.phrase_table()
+    out, i = [], 0
+    while i < len(words):
+        for n in (4, 3, 2, 1):
+            hit = table.get(" ".join(words[i: i + n])) if i + n <= len(words) else None
+            if hit:
+                role = next((_ROLE[w] for w in reversed(words[max(0, i - 3): i]) if w in _ROLE), "O")
+                out += ["T=" + hit[0] + ("+" if hit[1] else ""), f"{role}={hit[0]}"]
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def _grams(text: str, prefix: str) -> list[str]:
+    words = tokens(text)
+    grams = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)] + _types(words)
+    return [f"{prefix}:{g}" for g in grams]
+
+
+def features(goal: str, steps: Sequence[str] = ()) -> dict[str, list[str]]:
+    """Segment -> n-gram features (the same for training and inference)."""
+    pick = next((s for s in steps if _PICK & set(tokens(s))), "")
+    put = next((s for s in steps if _PUT & set(tokens(s))), "")
+    return {
+        "g": _grams(goal, "g"),
+        "s": [f for step in steps for f in _grams(step, "s")],
+        "l": _grams(steps[-1], "l") if steps else [],
+        "p": _grams(pick, "p"),
+        "q": _grams(put, "q"),
+    }
+
+
+class BagModel(nn.Module):
+    """Mean-pooled n-gram embeddings per segment -> MLP -> one softmax head per field."""
+
+    def __init__(self, vocab_size: int, heads: dict[str, int], dim: int = 32, hidden: int = 256) -> None:
+        super().__init__()
+        self.embed = nn.EmbeddingBag(vocab_size, dim, mode="mean", padding_idx=0)
+        self.body = nn.Sequential(nn.Dropout(0.2), nn.Linear(dim * len(SEGMENTS), hidden), nn.ReLU(), nn.Dropout(0.2))
+        self.heads = nn.ModuleDict({name: nn.Linear(hidden, n) for name, n in heads.items()})
+
+    def forward(self, ids: list[torch.Tensor], offsets: list[torch.Tensor]) -> dict[str, torch.Tensor]:
+        pooled = torch.cat([self.embed(i, o) for i, o in zip(ids, offsets, strict=True)], dim=1)
+        h = self.body(pooled)
+        return {name: head(h) for name, head in self.heads.items()}
+
+
+@dataclass
+class FieldModel:
+    """A trained BagModel with its vocabulary and label sets."""
+
+    model: BagModel
+    vocab: dict[str, int]
+    labels: dict[str, list[str]]
+
+    def encode(self, items: Sequence[dict[str, list[str]]]) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+        ids_out, offsets_out = [], []
+        for seg in SEGMENTS:
+            flat: list[int] = []
+            offsets: list[int] = []
+            for feats in items:
+                offsets.append(len(flat))
+                ids = [self.vocab[f] for f in feats[seg] if f in self.vocab]
+                flat.extend(ids or [0])
+            ids_out.append(torch.tensor(flat, dtype=torch.long))
+            offsets_out.append(torch.tensor(offsets, dtype=torch.long))
+        return ids_out, offsets_out
+
+    @torch.no_grad()
+    def probabilities(self, items: Sequence[dict[str, list[str]]]) -> list[dict[str, dict[str, float]]]:
+        """Per item, per head: label -> probability."""
+        if not items:
+            return []
+        self.model.eval()
+        logits = self.model(*self.encode(items))
+        out: list[dict[str, dict[str, float]]] = [{} for _ in items]
+        for name, values in logits.items():
+            probs = values.float().softmax(dim=1).tolist()
+            for k in range(len(items)):
+                out[k][name] = dict(zip(self.labels[name], probs[k], strict=True))
+        return out
+
+    def predict(self, items: Sequence[dict[str, list[str]]]) -> list[dict[str, tuple[str, float]]]:
+        """Per item, per head: the most probable label and its probability."""
+        return [{h: max(p.items(), key=lambda kv: kv[1]) for h, p in item.items()}
+                for item in self.probabilities(items)]
+
+    def state(self) -> dict[str, Any]:
+        """Compact: int8 embeddings with a float16 scale per row, float16 elsewhere."""
+        weights: dict[str, torch.Tensor] = {}
+        for key, value in self.model.state_dict().items():
+            value = value.detach().float()
+            if key == "embed.weight":
+                scale = value.abs().amax(dim=1).clamp(min=1e-8) / 127.0
+                weights[key + ".q"] = torch.round(value / scale[:, None]).to(torch.int8)
+                weights[key + ".scale"] = scale.to(torch.float16)
+            else:
+                weights[key] = value.to(torch.float16)
+        return {"weights": weights, "vocab": "\n".join(self.vocab), "labels": self.labels,
+                "segments": list(SEGMENTS), "dim": self.model.embed.embedding_dim,
+                "hidden": self.model.body[1].out_features}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> FieldModel:
+        if state.get("segments") != list(SEGMENTS):
+            raise NesyError(f"parser model was trained with segments {state.get('segments')}, this code "
+                            f"uses {list(SEGMENTS)}; retrain it with 'nesy parser train'")
+        vocab = {f: i for i, f in enumerate(state["vocab"].split("\n"))}
+        heads = {name: len(labels) for name, labels in state["labels"].items()}
+        model = BagModel(len(vocab), heads, state["dim"], state["hidden"])
+        w = dict(state["weights"])
+        q, scale = w.pop("embed.weight.q"), w.pop("embed.weight.scale")
+        w["embed.weight"] = q.float() * scale.float()[:, None]
+        model.load_state_dict({k: v.float() for k, v in w.items()})
+        model.eval()
+        return cls(model, vocab, state["labels"])
+
+
+def save(path: Path, models: dict[str, FieldModel], meta: dict[str, Any]) -> None:
+    """One file; models with the same vocabulary (the goal ensemble) store it once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    states: dict[str, dict[str, Any]] = {}
+    seen: dict[str, str] = {}
+    for name, fm in models.items():
+        state = fm.state()
+        if state["vocab"] in seen:
+            state["vocab_of"] = seen[state["vocab"]]
+            state["vocab"] = ""
+        else:
+            seen[state["vocab"]] = name
+        states[name] = state
+    torch.save({"format": FORMAT, "meta": meta, "models": states}, path)
+
+
+def load(path: Path) -> tuple[dict[str, FieldModel], dict[str, Any]]:
+    if not path.exists():
+        raise NesyError(f"trained parser model {path} not found; train it with 'nesy parser train' "
+                        "(or pick the rule-based parser: --parser rules)")
+    try:
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:
+        raise NesyError(f"{path}: not a nesy parser model ({exc})") from None
+    if not isinstance(blob, dict) or blob.get("format") != FORMAT:
+        raise NesyError(f"{path}: not a nesy parser model (expected format {FORMAT!r})")
+    states = blob["models"]
+    for state in states.values():
+        if state.get("vocab_of"):
+            state["vocab"] = states[state["vocab_of"]]["vocab"]
+    return {k: FieldModel.from_state(s) for k, s in states.items()}, blob["meta"]

@@ -1,0 +1,128 @@
+"""The ``trained`` parser: the shipped n-gram models (``dialogue/models/trained_parser.pt``)
+for ALFRED goals (-> task spec: an ensemble of 3, averaged, decoded jointly over the field
+combinations seen in training) and step instructions (-> subgoals). Dialogue acts and
+TEACh task statements are decided by the rule-based parser, whose subgoals the step model
+replaces for single-step imperative sentences it is confident about.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from agent.registry import parser as parser_registry
+from agent.types import ALFRED_FIELDS, Intent, ParseContext, Subgoal, TaskSpec
+from dialogue import lexicon as lx
+from dialogue import model as M
+from dialogue.rules import RulesParser
+from dialogue.training import DEFAULT_MODEL
+
+_ACTION = {"ToggleObject": "ToggleObjectOn"}
+NOVELTY_MARGIN = 3.0
+
+
+@lru_cache(maxsize=1)
+def _type_names() -> dict[str, str]:
+    names = {t.lower(): t for t in lx.object_types()}
+    names.update({f"{t.lower()}sliced": f"{t}Sliced" for t in lx.SLICEABLE})
+    names["glassbottle"] = "Bottle"
+    return names
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> tuple[dict[str, M.FieldModel], dict]:
+    return M.load(Path(path))
+
+
+def _best(probs: dict[str, float], allowed: Callable[[str], bool]) -> str:
+    options = [(p, label) for label, p in probs.items() if allowed(label)] or [(p, label) for label, p in probs.items()]
+    return max(options)[1]
+
+
+def _decode(p: dict[str, dict[str, float]]) -> TaskSpec:
+    """The most probable spec that is consistent with the most probable task type: a lamp
+    only for look_at_obj_in_light (which has no parent), a movable receptacle only for
+    pick_and_place_with_movable_recep."""
+    task = _best(p["task_type"], lambda _: True)
+    look = task == "look_at_obj_in_light"
+    movable = task == "pick_and_place_with_movable_recep"
+    return TaskSpec(
+        task_type=task,
+        object_target=_best(p["object_target"], bool),
+        parent_target=_best(p["parent_target"], lambda v: (v == "") == look),
+        toggle_target=_best(p["toggle_target"], lambda v: (v != "") == look),
+        mrecep_target=_best(p["mrecep_target"], lambda v: (v != "") == movable),
+        object_sliced=_best(p["object_sliced"], lambda _: True) == "True",
+    )
+
+
+@parser_registry.register("trained")
+class TrainedParser:
+    """ALFRED goals and steps by the trained model; dialogue acts by the rules."""
+
+    @dataclass
+    class Params:
+        model: str = ""  # a model file; empty = the shipped dialogue/models/trained_parser.pt
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or self.Params()
+        path = self.params.model or str(DEFAULT_MODEL)
+        self.models, self.meta = _load(path)
+        self.rules = RulesParser()
+        self._labels = self.models["goal0"].labels
+        index = {f: {label: i for i, label in enumerate(self._labels[f])} for f in ALFRED_FIELDS}
+        combos = [[index[f].get(v, -1) for f, v in zip(ALFRED_FIELDS, c, strict=True)] for c in self.meta.get("combos", [])]
+        combos = [c for c in combos if -1 not in c]
+        self._combos = np.array(combos, dtype=np.int64) if combos else None
+
+    def parse(self, utterance: str, context: ParseContext | None = None) -> list[Intent]:
+        return self.rules.parse(utterance, context)
+
+    def parse_goal(self, goal: str, steps: Sequence[str] = ()) -> TaskSpec:
+        return self.parse_goals([(goal, steps)])[0]
+
+    def parse_goals(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec]:
+        feats = [M.features(g, list(s)) for g, s in items]
+        goal_models = [m for name, m in sorted(self.models.items()) if name.startswith("goal")]
+        runs = [m.probabilities(feats) for m in goal_models]
+        probs = [{h: {label: sum(r[k][h][label] for r in runs) / len(runs) for label in runs[0][k][h]}
+                  for h in runs[0][k]} for k in range(len(items))]
+        return [self._joint(p) for p in probs]
+
+    def _joint(self, p: dict[str, dict[str, float]]) -> TaskSpec:
+        """The most probable field combination seen in training, unless the independent
+        (constraint-respecting) decode is more than ``NOVELTY_MARGIN`` nats more probable."""
+        independent = _decode(p)
+        if self._combos is None:
+            return independent
+        logp = {f: np.log(np.array([p[f][label] for label in self._labels[f]]) + 1e-9) for f in ALFRED_FIELDS}
+        scores = sum(logp[f][self._combos[:, k]] for k, f in enumerate(ALFRED_FIELDS))
+        best = int(scores.argmax())
+        ind = independent.alfred_fields()
+        ind_score = sum(math.log(p[f][str(ind[f])] + 1e-9) for f in ALFRED_FIELDS)
+        if ind_score - scores[best] > NOVELTY_MARGIN:
+            return independent
+        values = dict(zip(ALFRED_FIELDS, (self._labels[f][self._combos[best, k]] for k, f in enumerate(ALFRED_FIELDS)), strict=True))
+        return TaskSpec(values["task_type"], values["object_target"], values["parent_target"], values["toggle_target"],
+                        values["mrecep_target"], values["object_sliced"] == "True")
+
+    def parse_step(self, instruction: str) -> list[Subgoal]:
+        return self.parse_steps([instruction])[0]
+
+    def parse_steps(self, instructions: Sequence[str]) -> list[list[Subgoal]]:
+        names = _type_names()
+        out: list[list[Subgoal]] = []
+        for p in self.models["step"].predict([M.features(t) for t in instructions]):
+            action = _ACTION.get(p["action"][0], p["action"][0])
+            arg0 = names.get(p["arg0"][0], p["arg0"][0]) or None
+            arg1 = names.get(p["arg1"][0], p["arg1"][0]) or None
+            if action == "PutObject":
+                out.append([Subgoal(action, arg0, arg1)])
+            else:
+                out.append([Subgoal(action, arg0)])
+        return out
