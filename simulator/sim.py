@@ -15,6 +15,8 @@ for oracles, clicks and evaluation only.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -117,6 +119,22 @@ class Simulator:
         self._last = {COMMANDER: (None, True, ""), FOLLOWER: (None, True, "")}
         self.steps = 0
         return self.observe(FOLLOWER)
+
+    def fork(self) -> Simulator:
+        """A symbolic copy of the current state (sharing the immutable scene) to plan in.
+
+        Oracle Commanders and experts try actions in a fork to see what they would do; the
+        fork never renders, and nothing done in it affects this simulator.
+        """
+        twin = Simulator(dataclasses.replace(self.settings, render="none"))
+        world = self.world
+        twin._world = copy.deepcopy(world, memo={id(world.scene): world.scene})
+        twin.dialogue = list(self.dialogue)
+        twin._heard = dict(self._heard)
+        twin._last = dict(self._last)
+        twin.steps = self.steps
+        twin.start = self.start
+        return twin
 
     @property
     def world(self) -> World:

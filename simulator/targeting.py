@@ -6,9 +6,9 @@ physics engine later nudged by millimetres; ALFRED's expert actions use those id
 A screen point (x right, y down, relative in [0, 1]) is resolved, when rendering is on,
 through the instance buffer as TEACh does: of the objects drawn in a small patch around
 the point that afford the action and are within reach, the one under the point itself,
-else the one with most pixels in the patch. Without rendering it picks, among the visible
-objects that afford the action and whose projected box contains the patch, the one with
-the smallest projection (the frontmost small thing, not the counter under it). The target
+else the one with most pixels in the patch. Without rendering it casts a ray through the
+point against the boxes of the visible objects that afford the action and picks the
+smallest box hit (the apple in the bowl, the basin in the counter). The target
 must be visible: in the view frustum, within the interaction distance, not inside a
 closed receptacle, not held.
 """
@@ -151,8 +151,31 @@ def resolve_target(world: World, agent_index: int, spec, args: dict) -> tuple[Ta
     return Target.none(), "This action needs a target: objectId=... or a screen point x=..., y=..."
 
 
+def _ray_hits(camera, x: float, y: float, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Distance along the ray through relative pixel (x, y) to each box (inf if missed)."""
+    right, up, forward = camera.axes()
+    t = camera.tan_half_fov
+    direction = forward + (2 * x - 1) * t * right - (2 * y - 1) * t * up
+    origin = camera.position
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / direction
+        t1 = (centers - sizes / 2 - origin) * inv
+        t2 = (centers + sizes / 2 - origin) * inv
+    near = np.nanmax(np.minimum(t1, t2), axis=1)
+    far = np.nanmin(np.maximum(t1, t2), axis=1)
+    hit = (far >= np.maximum(near, 0.0))
+    return np.where(hit, np.maximum(near, 0.0), np.inf)
+
+
 def object_at(world: World, agent_index: int, x: float, y: float, affordance: str | None) -> SimObject | None:
-    """The visible object that affords ``affordance`` under the relative point (x, y)."""
+    """The visible object that affords ``affordance`` under the relative point (x, y).
+
+    Symbolic click resolution: a ray through the point (and, if it hits nothing, through
+    the corners of a small patch around it) is cast against the boxes of the visible
+    objects that afford the action; of the boxes it hits, the smallest wins (the apple in
+    the bowl, the basin in the counter), then the nearest. Boxes do not occlude each other
+    here; with rendering on, the instance buffer decides instead.
+    """
     visible = [world.objects[i] for i in world.visible_ids(agent_index)]
     candidates = [o for o in visible if affords(o, affordance)]
     if not candidates:
@@ -160,16 +183,17 @@ def object_at(world: World, agent_index: int, x: float, y: float, affordance: st
     camera = world.agents[agent_index].camera(world.field_of_view)
     centers = np.array([o.position for o in candidates], dtype=float)
     sizes = np.array([o.size for o in candidates], dtype=float)
-    rects = project_boxes(camera, centers, sizes)
-    hit = (
-        (rects[:, 0] <= x + CLICK_PATCH) & (rects[:, 2] >= x - CLICK_PATCH)
-        & (rects[:, 1] <= y + CLICK_PATCH) & (rects[:, 3] >= y - CLICK_PATCH)
-    )
-    if not hit.any():
+    points = [(x, y)] + [(x + dx, y + dy) for dx in (-CLICK_PATCH, CLICK_PATCH) for dy in (-CLICK_PATCH, CLICK_PATCH)]
+    for px, py in points:
+        distances = _ray_hits(camera, px, py, centers, sizes)
+        if np.isfinite(distances).any():
+            break
+    else:
         return None
-    areas = (np.clip(rects[:, 2], 0, 1) - np.clip(rects[:, 0], 0, 1)) * (np.clip(rects[:, 3], 0, 1) - np.clip(rects[:, 1], 0, 1))
-    order = sorted(np.nonzero(hit)[0], key=lambda i: (areas[i], candidates[i].object_id))
-    return candidates[order[0]]
+    hits = np.nonzero(np.isfinite(distances))[0]
+    volumes = np.prod(sizes, axis=1)
+    best = min(hits, key=lambda i: (round(float(volumes[i]), 6), float(distances[i]), candidates[i].object_id))
+    return candidates[best]
 
 
 def rendered_object_at(
@@ -204,3 +228,27 @@ def rendered_object_at(
         if k == centre:
             return obj
     return max(candidates, key=lambda c: (counts[c[0]], c[1].object_id))[1]
+
+
+def click_for(world: World, agent_index: int, object_id: str, affordance: str | None) -> tuple[float, float] | None:
+    """A relative screen point that selects ``object_id`` for an action (None if none does).
+
+    Tries the centre of the object's on-screen box, then a grid over it, and keeps the first
+    point that ``object_at`` (the symbolic click resolution) maps back to the object.
+    """
+    obj = world.objects[object_id]
+    camera = world.agents[agent_index].camera(world.field_of_view)
+    x0, y0, x1, y1 = project_boxes(camera, np.array([obj.position]), np.array([obj.size]))[0]
+    x0, x1 = max(x0, 0.0), min(x1, 1.0)
+    y0, y1 = max(y0, 0.0), min(y1, 1.0)
+    if x0 > x1 or y0 > y1:
+        return None
+    fractions = (0.5, 0.35, 0.65, 0.2, 0.8, 0.05, 0.95)
+    for fy in fractions:
+        for fx in fractions:
+            # two decimals, as a click is spoken ("Pickup Mug at 0.57 0.25")
+            x, y = round(x0 + fx * (x1 - x0), 2), round(y0 + fy * (y1 - y0), 2)
+            hit = object_at(world, agent_index, x, y, affordance)
+            if hit is not None and hit.object_id == object_id:
+                return (x, y)
+    return None

@@ -58,11 +58,13 @@ def visible_poses(world: World, object_id: str, horizons: tuple[float, ...] = HO
     return [pose for pose, out in zip(poses, outside, strict=True) if not out]
 
 
-def best_views(world: World, object_id: str) -> dict[tuple[tuple[int, int], int], float]:
+def best_views(
+    world: World, object_id: str, horizons: tuple[float, ...] | None = None
+) -> dict[tuple[tuple[int, int], int], float]:
     """(cell, rotation) -> the horizon that sees the object closest to the screen centre."""
     obj = world.objects[object_id]
     best: dict[tuple[tuple[int, int], int], float] = {}
-    for cell, rotation, horizon in visible_poses(world, object_id):
+    for cell, rotation, horizon in visible_poses(world, object_id, horizons or HORIZONS):
         x, z = cell_center(cell)
         distance = math.hypot(obj.position[0] - x, obj.position[2] - z)
         ideal = math.degrees(math.atan2(CAMERA_HEIGHT - obj.position[1], max(distance, 0.1)))

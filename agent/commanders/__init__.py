@@ -1,0 +1,1 @@
+"""Rule-based Commanders (agent 0): registered in the ``commander`` registry (``builtin.py``)."""
