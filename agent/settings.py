@@ -48,6 +48,16 @@ class ModulesConfig:
 
 
 @dataclass
+class EvaluationConfig:
+    """How episodes are run: limits (null: the suite's, TEACh 1000/30, ALFRED 1000/10)."""
+
+    max_steps: int | None = None
+    max_failed_actions: int | None = None
+    step_instructions: bool = False  # ALFRED: also give the Follower the step instructions
+    alfred_data: str | None = None  # ALFRED trajectories file for the alfred suite
+
+
+@dataclass
 class NesyConfig:
     """A whole run: seed, simulator, the Follower (and its modules) and the Commander."""
 
@@ -56,6 +66,7 @@ class NesyConfig:
     follower: ModuleConfig | None = None
     commander: ModuleConfig | None = None
     modules: ModulesConfig = field(default_factory=ModulesConfig)
+    evaluation: EvaluationConfig = field(default_factory=EvaluationConfig)
 
 
 @dataclass
@@ -74,8 +85,11 @@ def load_config(name_or_path: str | Path, overrides: list[str] | tuple[str, ...]
     return LoadedConfig(config_io.build_dataclass(NesyConfig, raw), raw, path)
 
 
-def build_module(family: str, spec: ModuleConfig, raw: config_io.RawConfig | None = None, where: str = "") -> Any:
-    """Instantiate the registered ``family`` module that ``spec`` names, with its params."""
+def build_module(
+    family: str, spec: ModuleConfig, raw: config_io.RawConfig | None = None, where: str = "", **extra: Any
+) -> Any:
+    """Instantiate the registered ``family`` module that ``spec`` names, with its params
+    (and any ``extra`` keyword arguments, e.g. a Follower's modules)."""
     cls = registry(family).get(spec.name)
     params_cls = getattr(cls, "Params", None)
     where = where or family
@@ -85,9 +99,9 @@ def build_module(family: str, spec: ModuleConfig, raw: config_io.RawConfig | Non
                 f"{raw.source_of(where + '.params') if raw else 'config'}: key '{where}.params': "
                 f"{family} module {spec.name!r} takes no parameters, got {sorted(spec.params)}"
             )
-        return cls()
+        return cls(**extra)
     params = config_io.validate_mapping(params_cls, spec.params, f"{where}.params", raw)
-    return cls(params)
+    return cls(params, **extra)
 
 
 def configured_modules(config: NesyConfig) -> list[tuple[str, str, ModuleConfig]]:
