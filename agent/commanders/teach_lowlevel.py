@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from agent.interfaces import CommanderContext, CommanderTurn
 from agent.registry import commander
-from simulator.expert.actor import SkillFailed
-from simulator.expert.solver import TaskExpert, unsatisfied_keys
+from simulator.expert.planning import KeyPlanner
 from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import progress_check
 
@@ -41,43 +40,11 @@ def is_question(text: str) -> bool:
 
 @commander.register("teach-lowlevel")
 class TeachLowLevelCommander:
-    """Plans one problem key's skill at a time; utters it a chunk per question, replanning
-    whenever the world is not in the state the plan expected (a failed or skipped action)."""
+    """Utters the oracle plan a chunk per question (``simulator.expert.planning``)."""
 
     def reset(self, context: CommanderContext) -> None:
         self.context = context
-        self.plan: list[tuple[list[tuple[str, dict]], str]] = []
-        self.expected: str | None = None
-        self.last_failure: str | None = None
-
-    def _replan(self) -> None:
-        fork = self.context.sim.fork()
-        expert = TaskExpert(fork, self.context.task)
-        expert.actor.vocabulary = "teach"
-        expert.actor.trace_states = True
-        self.plan = []
-        keys = unsatisfied_keys(progress_check(fork.world, self.context.task))
-        if not keys:
-            return
-        try:
-            expert.fix(keys[0])
-        except SkillFailed as exc:
-            self.last_failure = str(exc)  # utter what was planned before the failure, if anything
-        actions, states = expert.actor.actions, expert.actor.states
-        start = 0
-        for i, (name, _) in enumerate(actions):
-            if name not in TOKENS or i == len(actions) - 1:
-                self.plan.append((actions[start: i + 1], states[i]))
-                start = i + 1
-
-    def next_instruction(self) -> str | None:
-        """The next chunk of the current plan (replanned if the world went elsewhere)."""
-        if not self.plan or self.context.sim.state_hash() != self.expected:
-            self._replan()
-        if not self.plan:
-            return None
-        chunk, self.expected = self.plan.pop(0)
-        return tokens_for(chunk)
+        self.planner = KeyPlanner(context.sim, context.task)
 
     def turn(self, observation: Observation) -> CommanderTurn:
         report = progress_check(self.context.sim.world, self.context.task)
@@ -86,5 +53,5 @@ class TeachLowLevelCommander:
         asked = [u for u in observation.utterances if u.agent_id == FOLLOWER and is_question(u.text)]
         if not asked:
             return CommanderTurn()
-        instruction = self.next_instruction()
-        return CommanderTurn((instruction or CANNOT_HELP,))
+        chunk = self.planner.next_chunk()
+        return CommanderTurn((tokens_for(chunk) if chunk else CANNOT_HELP,))
