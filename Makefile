@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.nesy-installed
+RAY_STAMP := $(VENV)/.nesy-ray-installed
 
 .PHONY: demo test bench lint venv clean
 
@@ -14,12 +15,17 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+# the tests also run `nesy eval --ray local` (tests/test_eval.py): install the ray extra
+$(RAY_STAMP): $(STAMP)
+	$(PY) -m pip install -e '.[dev,ray]'
+	touch $(RAY_STAMP)
+
 venv: $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/nesy demo
 
-test: $(STAMP)
+test: $(RAY_STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)

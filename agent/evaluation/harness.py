@@ -1,0 +1,263 @@
+"""``nesy eval``: run a selection of episodes (serially, in processes or on Ray), resumably.
+
+A run folder (``--out DIR``) holds ``config.yaml`` (the effective config), ``run.json``
+(suite, split, data: what the folder is a run of), ``episodes.jsonl`` (one line per
+finished episode, in completion order), ``logs/<episode_id>.json`` and, once every
+selected episode is done, ``summary.json``. Running the same command again resumes: the
+episodes already in ``episodes.jsonl`` are skipped. A folder that holds a run of another
+config, suite or split is refused rather than mixed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from agent.config import to_yaml
+from agent.errors import NesyError
+from agent.evaluation.results import EPISODES_FILE, LOGS_DIR, RunFolder
+from agent.evaluation.suites import load_suite, select
+from agent.evaluation.summary import summarize
+from agent.evaluation.workers import (
+    EpisodeWorker,
+    Outcome,
+    init_process,
+    run_in_process,
+    suite_oracles,
+)
+from simulator.episodes.model import Episode, episode_to_dict
+
+RUN_FILE = "run.json"
+SUMMARY_FILE = "summary.json"
+CONFIG_FILE = "config.yaml"
+
+
+class EvalError(NesyError):
+    """A run that cannot start: a folder of another run, a missing extra, bad options."""
+
+
+@dataclass
+class EvalRequest:
+    config: str
+    suite: str
+    split: str
+    out: str | Path
+    overrides: Sequence[str] = ()
+    episodes: int | None = None
+    task_types: Sequence[str] | None = None
+    per_task: int | None = None
+    workers: int = 1
+    ray: str | None = None
+    data: str | None = None
+    fresh: bool = False  # start over: drop the folder's previous results
+    progress: bool = True
+    on_episode: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)
+
+
+@dataclass
+class EvalRun:
+    summary: dict[str, Any]
+    folder: Path
+    ran: int  # episodes run in this session
+    resumed: int  # episodes found done in the folder
+    complete: bool
+
+
+def config_label(config: str, overrides: Sequence[str]) -> str:
+    return " ".join([str(config), *overrides])
+
+
+def run_evaluation(request: EvalRequest) -> EvalRun:
+    """Run (or resume) an evaluation; returns its summary (also in DIR/summary.json)."""
+    from agent.pairing import oracles_in_use
+    from agent.settings import load_config
+
+    if request.workers < 1:
+        raise EvalError(f"--workers must be at least 1, got {request.workers}")
+    loaded = load_config(request.config, list(request.overrides))
+    config_text = to_yaml(loaded.config)
+    data = request.data or (loaded.config.evaluation.alfred_data if request.suite == "alfred" else None)
+    selection = select(load_suite(request.suite, request.split, data), request.episodes,
+                       request.task_types, request.per_task)
+    folder = RunFolder(request.out)
+    if request.fresh:
+        _clear(folder.dir)
+    identity = {"suite": request.suite, "split": request.split, "data": str(data) if data else None}
+    rows = _check_folder(folder, config_text, identity, selection)
+    folder.dir.mkdir(parents=True, exist_ok=True)
+    (folder.dir / CONFIG_FILE).write_text(config_text)
+    (folder.dir / RUN_FILE).write_text(json.dumps(identity, indent=1) + "\n")
+    done = {r["episode_id"] for r in rows}
+    todo = [e for e in selection if e.episode_id not in done]
+    session = 1 + max((int((r.get("timing") or {}).get("session", 0)) for r in rows), default=0)
+    ran = _execute(request, folder, config_text, todo, session, len(selection), len(done))
+    rows = folder.read()
+    by_id = {r["episode_id"]: r for r in rows}
+    ordered = [by_id[e.episode_id] for e in selection if e.episode_id in by_id]
+    summary = summarize(ordered, config_label(request.config, request.overrides), request.suite,
+                        request.split, suite_oracles(oracles_in_use(loaded), request.suite))
+    complete = len(ordered) == len(selection)
+    if complete:
+        (folder.dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=1) + "\n")
+    return EvalRun(summary, folder.dir, ran, len(done), complete)
+
+
+def _clear(directory: Path) -> None:
+    for name in (EPISODES_FILE, SUMMARY_FILE, RUN_FILE, CONFIG_FILE):
+        (directory / name).unlink(missing_ok=True)
+    shutil.rmtree(directory / LOGS_DIR, ignore_errors=True)
+
+
+def _check_folder(folder: RunFolder, config_text: str, identity: dict, selection: list[Episode]) -> list[dict]:
+    """The folder's finished episodes, if it is a run of this same config and selection."""
+    rows = folder.read()
+    if not rows:
+        return rows
+    where = folder.dir
+    saved_config = where / CONFIG_FILE
+    if saved_config.is_file() and saved_config.read_text() != config_text:
+        raise EvalError(
+            f"{where} holds a run of another effective config ({saved_config} differs); "
+            "use another --out, or --fresh to start this folder over"
+        )
+    run_file = where / RUN_FILE
+    if run_file.is_file():
+        saved = json.loads(run_file.read_text())
+        if saved != identity:
+            raise EvalError(f"{where} holds a run of {saved}, not {identity}; use another --out, or --fresh")
+    wanted = {e.episode_id for e in selection}
+    foreign = [r["episode_id"] for r in rows if r["episode_id"] not in wanted]
+    if foreign:
+        raise EvalError(
+            f"{where} holds results of {len(foreign)} episode(s) outside this selection (e.g. "
+            f"{foreign[0]}); resume with the same --episodes/--task-types, or use another --out"
+        )
+    return rows
+
+
+def _execute(request: EvalRequest, folder: RunFolder, config_text: str, todo: list[Episode],
+             session: int, total: int, already: int) -> int:
+    if not todo:
+        return 0
+    started = time.perf_counter()
+    bar = tqdm(total=total, initial=already, desc=f"eval {request.suite}/{request.split}", unit="ep",
+               file=sys.stderr, disable=None if request.progress else True, dynamic_ncols=True)
+    ran = successes = 0
+    folder.open()
+    restore = _sigterm_as_interrupt()
+    try:
+        for row, log in _outcomes(request, config_text, todo):
+            row["timing"] = {"session": session, "elapsed": round(time.perf_counter() - started, 3)}
+            log["result"] = {**log.get("result", {}), "seed": row["seed"]}
+            folder.write_log(row["episode_id"], log)
+            folder.append(row)
+            ran += 1
+            successes += bool(row["success"])
+            bar.update(1)
+            bar.set_postfix_str(f"success {successes}/{ran} this session", refresh=False)
+            if request.on_episode is not None:
+                request.on_episode(row)
+    finally:
+        restore()
+        folder.close()
+        bar.close()
+    return ran
+
+
+def _sigterm_as_interrupt() -> Callable[[], None]:
+    """Let SIGTERM stop a run like Ctrl-C (workers shut down, finished lines kept)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, previous)
+
+
+def _outcomes(request: EvalRequest, config_text: str, todo: list[Episode]) -> Iterator[Outcome]:
+    if request.ray:
+        yield from _ray_outcomes(request.ray, request.workers, config_text, request.suite, todo)
+    elif request.workers == 1 or len(todo) == 1:
+        worker = EpisodeWorker(config_text, request.suite)
+        try:
+            for episode in todo:
+                yield worker.run(episode)
+        finally:
+            worker.close()
+    else:
+        yield from _process_outcomes(min(request.workers, len(todo)), config_text, request.suite, todo)
+
+
+def _process_outcomes(workers: int, config_text: str, suite: str, todo: list[Episode]) -> Iterator[Outcome]:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    # spawn: a fresh interpreter per worker (no inherited GL contexts, threads or locks)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=init_process, initargs=(config_text, suite))
+    queue = deque(todo)
+    pending = set()
+    try:
+        # keep two episodes per worker in flight: results stream back in completion order
+        while queue and len(pending) < 2 * workers:
+            pending.add(pool.submit(run_in_process, episode_to_dict(queue.popleft())))
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                outcome = future.result()
+                if queue:
+                    pending.add(pool.submit(run_in_process, episode_to_dict(queue.popleft())))
+                yield outcome
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray_outcomes(address: str, workers: int, config_text: str, suite: str, todo: list[Episode]) -> Iterator[Outcome]:
+    try:
+        import ray
+    except ImportError:
+        raise EvalError(
+            "--ray needs Ray: install the extra with pip install 'nesy[ray]' (or pip install "
+            "'ray[default]'), or run without --ray to use local processes"
+        ) from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address == "local":
+            ray.init(address="local", num_cpus=workers, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+    remote_worker = ray.remote(num_cpus=1)(EpisodeWorker)
+    actors = [remote_worker.remote(config_text, suite) for _ in range(min(workers, len(todo)))]
+    queue = deque(todo)
+    pending: dict[Any, Any] = {}
+    try:
+        for actor in actors:
+            for _ in range(2):
+                if queue:
+                    pending[actor.run.remote(episode_to_dict(queue.popleft()))] = actor
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            actor = pending.pop(ready[0])
+            outcome = ray.get(ready[0])
+            if queue:
+                pending[actor.run.remote(episode_to_dict(queue.popleft()))] = actor
+            yield tuple(outcome)
+    finally:
+        for actor in actors:
+            ray.kill(actor)
+        if started_here:
+            ray.shutdown()

@@ -1,0 +1,111 @@
+"""Which episodes a run covers, in a deterministic, task-balanced order.
+
+``tatc``: the shipped episode set of the split (``simulator/episodes/data``) or a file.
+``alfred``: one episode per (trajectory, annotation) of an ALFRED trajectories file
+(``evaluation.alfred_data`` or ``--data``), those of the split. Episodes are ordered
+round-robin over task types (sorted by name; within a type in file order), so the first N
+of a run cover the task types evenly; ``--task-types`` keeps only the named types.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from agent.errors import NesyError
+from simulator.episodes.model import Episode
+
+SUITES = ("tatc", "alfred")
+
+
+class SuiteError(NesyError):
+    """An unknown suite or split, missing data, or a selection that matches nothing."""
+
+
+def load_suite(suite: str, split: str, data: str | Path | None = None) -> list[Episode]:
+    """All episodes of ``suite``/``split`` in file order."""
+    if suite == "tatc":
+        from simulator.episodes.model import load_episodes, shipped_path
+
+        path = Path(data) if data else shipped_path(split)
+        if not path.is_file():
+            shipped = sorted(p.name for p in shipped_path("x").parent.glob("tatc_*.json.gz"))
+            raise SuiteError(
+                f"no TATC episode set for split {split!r} ({path} does not exist); shipped: "
+                f"{', '.join(shipped)} (build one with `nesy episodes build --split {split}`)"
+            )
+        episodes, _ = load_episodes(path)
+        chosen = [e for e in episodes if e.split == split]
+        if not chosen:
+            found = dict(Counter(e.split for e in episodes))
+            raise SuiteError(f"{path}: no episodes of split {split!r} (it holds {found})")
+        return chosen
+    if suite == "alfred":
+        from simulator.alfred.trajectories import load_trajectories
+        from simulator.episodes.alfred import alfred_episodes
+
+        if not data:
+            raise SuiteError(
+                "the alfred suite needs ALFRED trajectories: set evaluation.alfred_data in the "
+                "config (e.g. evaluation.alfred_data=../shared/data/alfred_train.jsonl.gz) or "
+                "pass --data FILE"
+            )
+        episodes = list(alfred_episodes(load_trajectories(data)))
+        chosen = [e for e in episodes if e.split == split]
+        if not chosen:
+            found = dict(sorted(Counter(e.split for e in episodes).items()))
+            raise SuiteError(f"{data}: no ALFRED episodes of split {split!r}; splits there: {found}")
+        return chosen
+    raise SuiteError(f"unknown suite {suite!r}; expected one of: {', '.join(SUITES)}")
+
+
+def _norm(task_type: str) -> str:
+    """``Water Plant``, ``water_plant`` and ``water-plant`` name the same task type."""
+    return "".join(ch for ch in task_type.lower() if ch.isalnum())
+
+
+def balanced_order(episodes: Sequence[Episode]) -> list[Episode]:
+    """Round-robin over task types (sorted), each type's episodes in their given order."""
+    by_type: dict[str, list[Episode]] = {}
+    for episode in episodes:
+        by_type.setdefault(episode.task_type, []).append(episode)
+    queues = [by_type[t] for t in sorted(by_type)]
+    ordered: list[Episode] = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        ordered.extend(q[i] for q in queues if i < len(q))
+    return ordered
+
+
+def select(
+    episodes: Sequence[Episode], limit: int | None = None, task_types: Sequence[str] | None = None,
+    per_task: int | None = None,
+) -> list[Episode]:
+    """The run's episodes: filtered by task type, balanced order, then the first ``limit``
+    (and at most ``per_task`` of each type)."""
+    pool = list(episodes)
+    if task_types:
+        known = {_norm(t): t for t in {e.task_type for e in pool}}
+        unknown = [t for t in task_types if _norm(t) not in known]
+        if unknown:
+            raise SuiteError(f"unknown task type(s) {unknown}; this split has: {', '.join(sorted(known.values()))}")
+        wanted = {known[_norm(t)] for t in task_types}
+        pool = [e for e in pool if e.task_type in wanted]
+    ordered = balanced_order(pool)
+    if per_task is not None:
+        seen: Counter = Counter()
+        kept = []
+        for episode in ordered:
+            if seen[episode.task_type] < per_task:
+                seen[episode.task_type] += 1
+                kept.append(episode)
+        ordered = kept
+    if limit is not None:
+        if limit < 1:
+            raise SuiteError(f"--episodes must be at least 1, got {limit}")
+        ordered = ordered[:limit]
+    ids = [e.episode_id for e in ordered]
+    duplicates = [i for i, n in Counter(ids).items() if n > 1]
+    if duplicates:
+        raise SuiteError(f"duplicate episode ids in the episode set: {duplicates[:5]}")
+    return ordered

@@ -1,0 +1,100 @@
+"""``summary.json``: a run's numbers from its per-episode lines (exactly ``SUMMARY_KEYS``).
+
+Rates are fractions in [0, 1] computed as ALFRED and TEACh do (``agent.metrics.aggregate``:
+GC over all goal conditions, PLW rates weighted by the expert's path length); means are
+per episode; ``failure_causes`` counts the ``end_reason`` of the failed episodes;
+``wall_seconds`` is the run's wall time summed over its sessions (a resumed run counts
+every session up to its last finished episode).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from agent.metrics import aggregate, aggregate_by
+
+SUMMARY_KEYS = (
+    "config", "oracles", "suite", "split", "episodes", "success_rate", "goal_condition_success",
+    "plw_success_rate", "plw_goal_condition_success", "mean_steps", "mean_failed_actions",
+    "mean_utterances", "mean_questions", "per_task", "failure_causes", "wall_seconds",
+    "episodes_per_hour",
+)
+
+
+def run_wall_seconds(rows: Sequence[dict[str, Any]]) -> float:
+    """Sum over sessions of the time from the session's start to its last finished episode."""
+    last: dict[int, float] = {}
+    for row in rows:
+        timing = row.get("timing") or {}
+        session = int(timing.get("session", 0))
+        last[session] = max(last.get(session, 0.0), float(timing.get("elapsed", 0.0)))
+    return sum(last.values())
+
+
+def _mean(rows: Sequence[dict[str, Any]], key: str) -> float:
+    return sum(float(r[key]) for r in rows) / len(rows) if rows else 0.0
+
+
+def summarize(
+    rows: Sequence[dict[str, Any]], config: str, suite: str, split: str,
+    oracles: Sequence[str] = (), wall_seconds: float | None = None,
+) -> dict[str, Any]:
+    """The summary of ``rows`` (episode lines, in run order)."""
+    overall = aggregate(r["metrics"] for r in rows)
+    per_task = {}
+    for task, agg in sorted(aggregate_by((r["task_type"], r["metrics"]) for r in rows).items()):
+        per_task[task] = {"episodes": agg["episodes"], "success_rate": agg["success_rate"],
+                          "goal_condition_success": agg["goal_condition_success"]}
+    used: list[str] = []
+    for row in rows:
+        used.extend(o for o in row.get("oracles", ()) if o not in used)
+    causes = Counter(r["end_reason"] for r in rows if not r["success"])
+    wall = run_wall_seconds(rows) if wall_seconds is None else wall_seconds
+    summary = {
+        "config": config,
+        "oracles": used or list(oracles),
+        "suite": suite,
+        "split": split,
+        "episodes": len(rows),
+        "success_rate": overall["success_rate"],
+        "goal_condition_success": overall["goal_condition_success"],
+        "plw_success_rate": overall["plw_success_rate"],
+        "plw_goal_condition_success": overall["plw_goal_condition_success"],
+        "mean_steps": _mean(rows, "steps"),
+        "mean_failed_actions": _mean(rows, "failed_actions"),
+        "mean_utterances": _mean(rows, "utterances"),
+        "mean_questions": _mean(rows, "questions"),
+        "per_task": per_task,
+        "failure_causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "wall_seconds": round(wall, 2),
+        "episodes_per_hour": round(len(rows) / wall * 3600, 1) if wall > 0 else 0.0,
+    }
+    assert tuple(summary) == SUMMARY_KEYS
+    return summary
+
+
+def per_task_table(summary: dict[str, Any]) -> str:
+    """The per-task table (markdown), then the overall line."""
+    lines = ["| task type | episodes | success | goal conditions |", "|---|---:|---:|---:|"]
+    for task, row in summary["per_task"].items():
+        lines.append(f"| {task} | {row['episodes']} | {100 * row['success_rate']:.1f}% | "
+                     f"{100 * row['goal_condition_success']:.1f}% |")
+    lines.append(f"| **all** | {summary['episodes']} | {100 * summary['success_rate']:.1f}% | "
+                 f"{100 * summary['goal_condition_success']:.1f}% |")
+    return "\n".join(lines)
+
+
+def overview(summary: dict[str, Any]) -> str:
+    """A few lines: PLW rates, means, failure causes, speed, oracles."""
+    causes = ", ".join(f"{k}: {v}" for k, v in summary["failure_causes"].items()) or "none"
+    return "\n".join([
+        f"PLW success {100 * summary['plw_success_rate']:.1f}%, PLW goal conditions "
+        f"{100 * summary['plw_goal_condition_success']:.1f}%",
+        f"per episode: {summary['mean_steps']:.1f} steps, {summary['mean_failed_actions']:.2f} failed "
+        f"actions, {summary['mean_utterances']:.1f} utterances, {summary['mean_questions']:.1f} questions",
+        f"failure causes: {causes}",
+        f"wall time {summary['wall_seconds']:.1f} s, {summary['episodes_per_hour']:.0f} episodes/hour",
+        f"oracles in use: {', '.join(summary['oracles']) or 'none'}",
+    ])

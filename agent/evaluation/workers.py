@@ -1,0 +1,159 @@
+"""One evaluation worker: its own Simulator and agents, built from the effective config.
+
+Workers are built from the effective config's YAML text (what ``config.yaml`` holds), so a
+process, a Ray actor on another machine and the serial path all build the same agents.
+Each episode runs with ``episode_seed(config seed, episode id)``; Python's, NumPy's (and,
+if loaded, PyTorch's) global generators are reseeded with it before the episode, so a
+result does not depend on which worker ran it or what that worker ran before. An exception
+raised by an agent is recorded as a failed episode (``end_reason`` ``exception:<Type>``,
+the traceback in its log) instead of stopping the run.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+import traceback
+import zlib
+from typing import Any
+
+import yaml
+
+from agent.config import RawConfig, build_dataclass
+from agent.metrics import episode_metrics
+from agent.runner import LIMITS, EpisodeResult, run_episode
+from agent.settings import LoadedConfig, NesyConfig
+from simulator.episodes.model import Episode, episode_from_dict, episode_to_dict
+
+Outcome = tuple[dict[str, Any], dict[str, Any]]  # (episode line, episode log)
+
+
+def episode_seed(config_seed: int, episode_id: str) -> int:
+    """The seed of one episode: independent of order, worker and the rest of the run."""
+    return zlib.crc32(f"{config_seed}:{episode_id}".encode())
+
+
+def loaded_from_text(text: str, label: str = "config.yaml") -> LoadedConfig:
+    """A ``LoadedConfig`` from effective-config YAML (``agent.config.to_yaml``)."""
+    from pathlib import Path
+
+    tree = yaml.safe_load(text) or {}
+    raw = RawConfig(tree, {})
+    return LoadedConfig(build_dataclass(NesyConfig, raw), raw, Path(label))
+
+
+def suite_oracles(oracles: list[str], suite: str) -> list[str]:
+    """The oracles a suite uses: ALFRED episodes have no Commander."""
+    return [o for o in oracles if suite == "tatc" or not o.startswith("commander:")]
+
+
+def limits_for(config: NesyConfig, suite: str) -> tuple[int, int]:
+    steps, failed = LIMITS[suite]
+    evaluation = config.evaluation
+    return (evaluation.max_steps or steps, evaluation.max_failed_actions or failed)
+
+
+def reseed(seed: int) -> None:
+    random.seed(seed)
+    try:
+        import numpy as np
+
+        np.random.seed(seed % 2**32)
+    except ImportError:  # pragma: no cover - numpy is a dependency
+        pass
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.manual_seed(seed)
+
+
+class EpisodeWorker:
+    """Builds a Simulator and the config's agents once; runs episodes one at a time."""
+
+    def __init__(self, config_text: str, suite: str = "tatc") -> None:
+        from agent.pairing import build_agents
+        from simulator.sim import Simulator
+
+        self.loaded = loaded_from_text(config_text)
+        self.config = self.loaded.config
+        self.agents = build_agents(self.loaded, with_commander=suite == "tatc")
+        self.agents.oracles = suite_oracles(self.agents.oracles, suite)
+        self.sim = Simulator(self.config.simulator)
+
+    def run(self, episode: Episode | dict[str, Any]) -> Outcome:
+        if isinstance(episode, dict):
+            episode = episode_from_dict(episode)
+        seed = episode_seed(self.config.seed, episode.episode_id)
+        reseed(seed)
+        started = time.perf_counter()
+        try:
+            result, log = run_episode(
+                episode, self.agents, self.sim, limits_for(self.config, episode.suite),
+                self.config.evaluation.step_instructions, seed,
+            )
+            row = result.to_dict()
+        except Exception as exc:  # an agent's bug: a failed episode, visible in the results
+            row, log = self._crashed(episode, exc, time.perf_counter() - started)
+        row["seed"] = seed
+        return row, log
+
+    def _crashed(self, episode: Episode, exc: Exception, elapsed: float) -> Outcome:
+        satisfied, total = _goal_conditions(self.sim, episode)
+        metrics = episode_metrics(False, satisfied, total, episode.expert_actions, 0)
+        result = EpisodeResult(
+            episode.episode_id, episode.suite, episode.split, episode.task_type, episode.floor_plan,
+            False, satisfied, total, 0, 0, 0, 0, episode.expert_actions,
+            f"exception:{type(exc).__name__}", list(self.agents.oracles), round(elapsed, 3),
+            metrics.to_dict(),
+        )
+        row = result.to_dict()
+        row["error"] = f"{type(exc).__name__}: {exc}"
+        log = {"episode": episode_to_dict(episode), "interactions": [], "result": row,
+               "traceback": traceback.format_exc()}
+        return row, log
+
+    def close(self) -> None:
+        self.sim.close()
+
+
+def _goal_conditions(sim: Any, episode: Episode) -> tuple[int, int]:
+    """Goal conditions of the state the episode crashed in (0/0 if even that fails)."""
+    try:
+        if episode.suite == "tatc":
+            from simulator.tasks import instantiate, load_task_library, progress_check
+
+            task = instantiate(load_task_library(), episode.task_name, episode.task_params)
+            report = progress_check(sim.world, task)
+            return int(report["goal_conditions_satisfied"]), int(report["goal_conditions_total"])
+        from simulator.alfred.goals import goal_progress
+
+        progress = goal_progress(sim.world, episode.task_type, episode.pddl_params)
+        return progress.satisfied, progress.total
+    except Exception:
+        return 0, 0
+
+
+# ----------------------------------------------------------------------------- processes
+_WORKER: EpisodeWorker | None = None
+_INIT_ERROR: Exception | None = None
+
+
+def init_process(config_text: str, suite: str) -> None:
+    """``ProcessPoolExecutor`` initializer: one worker per process, one thread per library.
+    A failure to build the agents is kept and raised by the first episode (a failing
+    initializer would only break the pool without saying why)."""
+    global _WORKER, _INIT_ERROR
+    for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    try:
+        _WORKER = EpisodeWorker(config_text, suite)
+    except Exception as exc:
+        _INIT_ERROR = exc
+
+
+def run_in_process(episode: dict[str, Any]) -> Outcome:
+    if _INIT_ERROR is not None:
+        raise _INIT_ERROR
+    assert _WORKER is not None, "init_process was not called"
+    return _WORKER.run(episode)
