@@ -114,7 +114,7 @@ def run_episode(
         commander.reset(CommanderContext(sim, task, episode, seed))
     steps = failed = utterances = questions = turns = 0
     end_reason = "max_steps"
-    max_turns = 2 * max_steps + 100  # utterances and refused Stops take turns but no steps
+    max_turns = 2 * max_steps + 10  # utterances and refused Stops take turns but no steps
     while steps < max_steps:
         turns += 1
         if turns > max_turns:

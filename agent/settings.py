@@ -8,7 +8,6 @@ default.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -102,25 +101,3 @@ def build_module(
         return cls(**extra)
     params = config_io.validate_mapping(params_cls, spec.params, f"{where}.params", raw)
     return cls(params, **extra)
-
-
-def configured_modules(config: NesyConfig) -> list[tuple[str, str, ModuleConfig]]:
-    """(family, dotted key, spec) for every module the config names."""
-    out = []
-    if config.follower:
-        out.append(("follower", "follower", config.follower))
-    if config.commander:
-        out.append(("commander", "commander", config.commander))
-    for f in dataclasses.fields(ModulesConfig):
-        spec = getattr(config.modules, f.name)
-        if spec is not None:
-            out.append((f.name, f"modules.{f.name}", spec))
-    return out
-
-
-def build_configured_modules(loaded: LoadedConfig) -> dict[str, Any]:
-    """Build every module the config names; keys are the dotted config keys."""
-    return {
-        where: build_module(family, spec, loaded.raw, where)
-        for family, where, spec in configured_modules(loaded.config)
-    }

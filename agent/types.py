@@ -161,3 +161,55 @@ class ParseContext:
     task_known: bool = False  # a task statement was already given
     last_target: str | None = None  # the object type under discussion (for "it")
     speaker: str = "commander"
+
+
+# ------------------------------------------------------------------------------------------
+# Perception and mapping: what the Follower's pipeline passes between its modules.
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One detected object in the current frame.
+
+    ``box`` is the relative screen rectangle (x0, y0, x1, y1; x right, y down, in [0, 1]);
+    ``mask`` an H x W boolean array when a module segments. ``object_id`` and ``position``
+    are filled only by modules that know them (oracles know ids; a mapper estimates 3-D).
+    """
+
+    object_type: str
+    box: tuple[float, float, float, float]
+    score: float = 1.0
+    mask: Any = None
+    object_id: str | None = None
+    position: tuple[float, float, float] | None = None
+
+
+@dataclass
+class MapObject:
+    """An object in the Follower's memory: where it is believed to be and in what state."""
+
+    key: str
+    object_type: str
+    position: tuple[float, float, float]
+    size: tuple[float, float, float] = (0.1, 0.1, 0.1)
+    container: str | None = None
+    states: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Belief:
+    """The mapper's output: where the agent can go, what it has seen, where it is."""
+
+    navigable: frozenset = frozenset()
+    objects: dict[str, MapObject] = field(default_factory=dict)
+    pose: tuple[float, float, int, float] = (0.0, 0.0, 0, 0.0)
+    holding: bool = False
+
+
+@dataclass(frozen=True)
+class LowLevelAction:
+    """A simulator action by name (TEACh or ALFRED vocabulary) with its target (a click
+    ``x, y`` for a Follower; never an objectId outside oracles)."""
+
+    action: str
+    target: dict[str, Any] = field(default_factory=dict)

@@ -86,6 +86,7 @@ def test_entry_point_module_is_discovered_and_built(plugin_on_path):
     reg = Registry("perception")
     assert plugin_on_path in reg.names()
     assert "(entry point)" in reg.origin(plugin_on_path)
+    registry("perception").refresh()  # the shared registry may have been discovered already
     module = build_module("perception", ModuleConfig(plugin_on_path, {"threshold": 0.8}))
     assert module.params.threshold == 0.8
     registry("perception").refresh()

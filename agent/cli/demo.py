@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from agent.cli.common import add_config_arguments
-from agent.settings import build_configured_modules, load_config
+from agent.settings import load_config
 
 ORDER = 0
 
@@ -28,9 +28,10 @@ def run(args: argparse.Namespace) -> int:
 
     loaded = load_config(args.config, args.overrides)
     print(f"config: {loaded.path}")
-    modules = build_configured_modules(loaded)
-    for where, module in modules.items():
-        print(f"built {where}: {type(module).__module__}.{type(module).__qualname__}")
+    from agent.pairing import build_agents
+
+    agents = build_agents(loaded)
+    print(f"built follower {type(agents.follower).__qualname__}, commander {type(agents.commander).__qualname__}")
     rows = run_demo(loaded.config, args.out)
     print(f"oracles in use: {', '.join(ORACLES)}")
     print(f"| {'floor plan':12s} | moves done | steps | failed actions | steps/s |")

@@ -1,3 +1,3 @@
 """Imports the built-in Followers so that they register."""
 
-from agent.followers import action_executor  # noqa: F401
+from agent.followers import action_executor, modular  # noqa: F401

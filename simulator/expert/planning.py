@@ -29,13 +29,20 @@ class KeyPlanner:
         self.chunks: list[tuple[Chunk, str]] = []
         self.expected: str | None = None
         self.last_failure: str | None = None
+        self._planned_from: str | None = None  # the state the current plan started from
+        self._whole_plan: list[tuple[Chunk, str]] = []
 
     def _replan(self) -> None:
+        here = self.sim.state_hash()
+        if here == self._planned_from:  # nothing happened since we planned: same plan again
+            self.chunks = list(self._whole_plan)
+            return
+        self._planned_from = here
         fork = self.sim.fork()
         expert = TaskExpert(fork, self.task)
         expert.actor.vocabulary = "teach"
         expert.actor.trace_states = True
-        self.chunks = []
+        self.chunks, self._whole_plan = [], []
         keys = unsatisfied_keys(progress_check(fork.world, self.task))
         if not keys:
             return
@@ -49,6 +56,7 @@ class KeyPlanner:
             if name not in MOTIONS or i == len(actions) - 1:
                 self.chunks.append((actions[start: i + 1], states[i]))
                 start = i + 1
+        self._whole_plan = list(self.chunks)
 
     def next_chunk(self) -> Chunk:
         """The next piece of the plan (empty if there is nothing to do or no way to do it)."""

@@ -1,0 +1,118 @@
+"""The episode runner, the TEACh baseline pairing, the modular Follower and the firewall."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from agent.interfaces import FollowerAction
+from agent.pairing import build_agents
+from agent.registry import planner
+from agent.runner import Agents, run_episode
+from agent.settings import load_config
+from simulator.episodes.model import load_episodes, shipped_path
+from simulator.sim import Observation, Simulator
+
+EPISODES = load_episodes(shipped_path("valid_unseen"))[0]
+ONE_PER_TYPE = list({e.task_type: e for e in EPISODES}.values())
+OBSERVATION_FIELDS = {f.name for f in dataclasses.fields(Observation)}
+
+
+def test_teach_baseline_completes_every_task_type():
+    loaded = load_config("teach-baseline")
+    sim = Simulator()
+    for episode in ONE_PER_TYPE:
+        result, log = run_episode(episode, build_agents(loaded), sim)
+        assert result.success, (episode.task_type, result.end_reason)
+        assert result.failed_actions == 0 and result.end_reason == "commander_done"
+        assert result.oracles == ["commander:teach-lowlevel"]
+        assert result.questions >= 1 and result.utterances >= 2
+        assert log["interactions"][0]["agent_id"] == 1 and log["interactions"][0]["action"] == "Text"
+
+
+def test_modular_follower_with_oracle_stand_ins_completes_episodes():
+    loaded = load_config("default")
+    sim = Simulator()
+    for episode in ONE_PER_TYPE[::3]:
+        agents = build_agents(loaded)
+        result, _ = run_episode(episode, agents, sim)
+        assert result.success, episode.task_type
+        assert {"planner:oracle-planner", "perception:oracle-visible"} <= set(result.oracles)
+
+
+class Spy:
+    """Wraps a Follower; records what it is given."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.seen = []
+
+    def reset(self, briefing):
+        self.seen.append(briefing)
+        self.inner.reset(briefing)
+
+    def act(self, observation):
+        self.seen.append(observation)
+        return self.inner.act(observation)
+
+
+def test_follower_receives_only_observations():
+    loaded = load_config("teach-baseline")
+    agents = build_agents(loaded)
+    spy = Spy(agents.follower)
+    result, _ = run_episode(ONE_PER_TYPE[0], Agents(spy, agents.commander, agents.oracles), Simulator())
+    assert result.success
+    briefing, *observations = spy.seen
+    assert briefing.goal_text == "" and briefing.step_texts == ()  # TATC: nothing but a Commander
+    for observation in observations:
+        assert type(observation) is Observation
+        assert set(vars(observation)) <= OBSERVATION_FIELDS
+        assert all(not hasattr(v, "objects") for v in vars(observation).values())
+
+
+@planner.register("test-peeking-planner")
+class PeekingPlanner:
+    """A non-oracle module that would read ground truth if it were handed any."""
+
+    attached = False
+
+    def attach_oracle(self, access):
+        PeekingPlanner.attached = True
+
+    def reset(self):
+        pass
+
+    def plan(self, goal, belief):
+        return []
+
+    def next_action(self, goal, belief, detections):
+        return None
+
+
+def test_ground_truth_reaches_only_modules_named_oracle():
+    loaded = load_config("default", ["modules.planner.name=test-peeking-planner"])
+    agents = build_agents(loaded)
+    assert "planner:test-peeking-planner" not in agents.oracles
+    result, _ = run_episode(ONE_PER_TYPE[0], agents, Simulator(), limits=(3, 2))
+    assert PeekingPlanner.attached is False
+    assert not result.success and result.end_reason in ("max_turns", "max_steps", "follower_stop")
+
+
+def test_limits_end_episodes():
+    class Bumper:
+        def reset(self, briefing):
+            pass
+
+        def act(self, observation):
+            return FollowerAction("Pickup", {"x": 0.5, "y": 0.01})
+
+    result, _ = run_episode(ONE_PER_TYPE[0], Agents(Bumper(), None, []), Simulator())
+    assert result.end_reason == "max_failed" and result.failed_actions == 30 and not result.success
+
+
+def test_missing_follower_is_a_clear_error():
+    from agent.config import ConfigError
+
+    with pytest.raises(ConfigError, match="no follower configured"):
+        build_agents(load_config("default", ["follower=null"]))
