@@ -57,6 +57,13 @@ def _types(words: list[str]) -> list[str]:
     return out
 
 
+def lexicon_digest() -> str:
+    """A short hash of the lexicon phrase table (the ``T=``/role features depend on it)."""
+    import hashlib
+
+    return hashlib.sha256(repr(sorted(lx.phrase_table().items())).encode()).hexdigest()[:12]
+
+
 def _grams(text: str, prefix: str) -> list[str]:
     words = tokens(text)
     grams = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)] + _types(words)

@@ -146,8 +146,15 @@ def goal_spec(goal: Analysis, steps: Sequence[Analysis] = ()) -> TaskSpec:
     kinds = [k for k in ("clean", "heat", "cool") if k in states]
     if not kinds:
         kinds = [k for k, act in (("clean", "CleanObject"), ("heat", "HeatObject"), ("cool", "CoolObject")) if act in step_actions]
+    if not kinds:
+        kinds = _appliance_round_trip(step_goals)
+    goal_places = [m.type for m in goal.mentions if m.is_place]
+    if not kinds and len(goal_places) >= 2 and goal_places[0] in ("Fridge", "Microwave") and goal_places[-1] != goal_places[0]:
+        kinds = ["cool" if goal_places[0] == "Fridge" else "heat"]  # "into the fridge and then onto the counter"
     things = [m for m in goal.mentions if m.relation in (None, "from", "with") and m.type not in lx.LAMPS]
     places = [m for m in goal.mentions if m.is_place and m.type not in lx.LAMPS]
+    if len(places) > 1 and places[-1].relation in ("under", "near"):
+        places = places[:-1]  # "in the cabinet under the sink", "on the counter next to the toaster"
     spec = TaskSpec()
     spec.object_sliced = "sliced" in states or "slice" in states or (
         "SliceObject" in step_actions and any(m.type in lx.SLICEABLE for m in things))
@@ -168,6 +175,13 @@ def goal_spec(goal: Analysis, steps: Sequence[Analysis] = ()) -> TaskSpec:
     elif obj is not None and len(places) >= 2 and places[0].type in lx.MOVABLE_RECEPTACLES \
             and places[0].relation == "in" and places[-1].type not in lx.MOVABLE_RECEPTACLES:
         spec.mrecep_target = places[0].type
+    if obj and not spec.mrecep_target and len(things) > 1 and things[1].relation is None:
+        pair = [t for t in things[:2] if t.type in lx.MOVABLE_RECEPTACLES]  # "a plate and a candle"
+        if len(pair) == 1:
+            spec.mrecep_target = pair[0].type
+            obj = things[1] if pair[0] is things[0] else things[0]
+    if not spec.mrecep_target and not kinds:
+        spec.mrecep_target = _carried_container(step_goals)
     spec.object_target = obj.type if obj else _first_pickup(step_goals)
     if spec.object_target == "Knife" and spec.object_sliced and len(things) > 1:
         spec.object_target = things[1].type
@@ -207,6 +221,24 @@ def _lamp_type(goal: Analysis, steps: Sequence[Analysis]) -> str:
         if after or "corner" in a.words[lamp.end:] or "floor" in a.words:
             return "FloorLamp"
     return "DeskLamp"
+
+
+def _appliance_round_trip(step_goals: list[Subgoal]) -> list[str]:
+    """Steps that put the object into the fridge/microwave (or sink) and take it out again."""
+    for k, sg in enumerate(step_goals):
+        kind = {"Fridge": "cool", "Microwave": "heat", "SinkBasin": "clean"}.get(sg.receptacle or "")
+        if sg.action == "PutObject" and kind and any(later.action == "PickupObject" for later in step_goals[k + 1:]):
+            return [kind]
+    return []
+
+
+def _carried_container(step_goals: list[Subgoal]) -> str:
+    """Steps that put the object into a movable receptacle and then pick that receptacle up."""
+    for k, sg in enumerate(step_goals):
+        if sg.action == "PutObject" and sg.receptacle in lx.MOVABLE_RECEPTACLES:
+            if any(later.action == "PickupObject" and later.object == sg.receptacle for later in step_goals[k + 1:]):
+                return sg.receptacle or ""
+    return ""
 
 
 def _first_pickup(step_goals: list[Subgoal]) -> str:

@@ -8,6 +8,7 @@ replaces for single-step imperative sentences it is confident about.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -74,6 +75,9 @@ class TrainedParser:
         path = self.params.model or str(DEFAULT_MODEL)
         self.models, self.meta = _load(path)
         self.rules = RulesParser()
+        if self.meta.get("lexicon") != M.lexicon_digest():
+            warnings.warn("the trained parser model was trained with a different lexicon; retrain it with "
+                          "'nesy parser train' for its measured accuracy", stacklevel=2)
         self._labels = self.models["goal0"].labels
         index = {f: {label: i for i, label in enumerate(self._labels[f])} for f in ALFRED_FIELDS}
         combos = [[index[f].get(v, -1) for f, v in zip(ALFRED_FIELDS, c, strict=True)] for c in self.meta.get("combos", [])]

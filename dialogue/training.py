@@ -126,7 +126,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     combos = sorted({tuple(str(a.gold[f]) for f in ALFRED_FIELDS) for a in anns})
     meta = {"seed": cfg.seed, "split_seed": cfg.split_seed, "dev_fraction": DEV_FRACTION, "epochs": cfg.epochs,
             "ensemble": cfg.ensemble, "train_annotations": len(anns), "data": Path(cfg.data).name,
-            "combos": [list(c) for c in combos]}
+            "lexicon": M.lexicon_digest(), "combos": [list(c) for c in combos]}
     M.save(Path(cfg.out), models, meta)
     seconds = time.perf_counter() - start
     return {"model": str(cfg.out), "bytes": Path(cfg.out).stat().st_size, "seconds": round(seconds, 1),

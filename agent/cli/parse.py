@@ -46,7 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     t = subparsers.add_parser("parser", help="train the trained parser",
                               description="Parser maintenance: 'nesy parser train'.")
     sub = t.add_subparsers(dest="parser_command", metavar="ACTION")
-    tr = sub.add_parser("train", help="train the n-gram parser on our ALFRED train split (CPU, ~2 min)")
+    tr = sub.add_parser("train", help="train the n-gram parser on our ALFRED train split (CPU, about 4 minutes)")
     tr.add_argument("--data", type=Path, default=None, help="ALFRED train jsonl(.gz) (default: shared data)")
     tr.add_argument("--out", type=Path, default=None, help="model file (default: the shipped model)")
     tr.add_argument("--seed", type=int, default=0)
