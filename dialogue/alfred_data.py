@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 from agent.errors import NesyError
 from agent.types import ALFRED_FIELDS, ALFRED_TASK_TYPES
 
-DEFAULT_DATA = Path("/work/shared/data/alfred_train.jsonl.gz")
+# The shared data folder beside the repository (override with NESY_SHARED_DATA).
+DEFAULT_DATA = Path(os.environ.get("NESY_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")) / "alfred_train.jsonl.gz"
 DEV_FRACTION = 0.15
 SPLIT_SEED = 0
 _ALIASES = {"Glassbottle": "Bottle", "GlassBottle": "Bottle"}
