@@ -73,6 +73,15 @@ class Commander(Protocol):
     def turn(self, observation: Observation) -> CommanderTurn: ...
 
 
+class OracleModule:
+    """Base of Follower-side modules named ``oracle-*``: the runner hands them ground truth."""
+
+    oracle: OracleAccess | None = None
+
+    def attach_oracle(self, access: OracleAccess) -> None:
+        self.oracle = access
+
+
 class OracleAccess:
     """Ground truth for modules named ``oracle-*`` (and only for them): listed in results."""
 

@@ -8,20 +8,14 @@ true task (TEACh task name and parameters, or ALFRED's PDDL parameters) whatever
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from agent.interfaces import OracleModule
 from agent.registry import parser
 from agent.types import Intent, ParseContext, Subgoal, TaskSpec
 
 
 @parser.register("oracle-parser")
-class OracleParser:
-    def __init__(self) -> None:
-        self.oracle = None
-
-    def attach_oracle(self, access: Any) -> None:
-        self.oracle = access
-
+class OracleParser(OracleModule):
     def _spec(self) -> TaskSpec:
         episode = self.oracle.episode
         if episode.suite == "tatc":

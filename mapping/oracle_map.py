@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent.interfaces import OracleModule
 from agent.registry import mapper
 from agent.types import Belief, Detection, MapObject
 
@@ -13,13 +14,7 @@ STATES = ("is_open", "is_toggled", "is_dirty", "is_filled", "is_cooked", "is_sli
 
 
 @mapper.register("oracle-map")
-class OracleMap:
-    def __init__(self) -> None:
-        self.oracle = None
-
-    def attach_oracle(self, access: Any) -> None:
-        self.oracle = access
-
+class OracleMap(OracleModule):
     def reset(self) -> None:
         pass
 

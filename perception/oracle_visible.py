@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from agent.interfaces import OracleModule
 from agent.registry import perception
 from agent.types import Detection
 from simulator.geometry import project_boxes
@@ -15,13 +16,7 @@ FOLLOWER = 1
 
 
 @perception.register("oracle-visible")
-class OracleVisiblePerception:
-    def __init__(self) -> None:
-        self.oracle = None
-
-    def attach_oracle(self, access: Any) -> None:
-        self.oracle = access
-
+class OracleVisiblePerception(OracleModule):
     def reset(self) -> None:
         pass
 

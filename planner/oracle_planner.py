@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from agent.interfaces import OracleModule
 from agent.registry import planner
 from agent.types import Belief, Detection, LowLevelAction, Subgoal
 from simulator.expert.planning import KeyPlanner
@@ -24,14 +25,13 @@ KEY_ACTIONS = {
 
 
 @planner.register("oracle-planner")
-class OraclePlanner:
+class OraclePlanner(OracleModule):
     def __init__(self) -> None:
-        self.oracle = None
         self.keys: KeyPlanner | None = None
         self.queue: deque[LowLevelAction] = deque()
 
     def attach_oracle(self, access: Any) -> None:
-        self.oracle = access
+        super().attach_oracle(access)
         self.keys = KeyPlanner(access.sim, access.task) if access.task is not None else None
         self.queue.clear()
 

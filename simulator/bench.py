@@ -19,6 +19,15 @@ INTERACTION = ("PickupObject", "PutObject", "OpenObject", "CloseObject", "Toggle
 SCENES = ("FloorPlan1", "FloorPlan201", "FloorPlan301", "FloorPlan401")
 
 
+def random_step(sim: Simulator, rng: random.Random):
+    """One step of the benchmark mix: navigation, or an interaction with a visible object."""
+    if rng.random() < 0.7:
+        return sim.step(FOLLOWER, rng.choice(NAVIGATION))
+    visible = sim.world.visible_ids(FOLLOWER)
+    target = rng.choice(visible) if visible else "Nothing|+00.00|+00.00|+00.00"
+    return sim.step(FOLLOWER, rng.choice(INTERACTION), objectId=target, receptacleObjectId=target)
+
+
 def _run(steps: int, seed: int, with_metadata: bool) -> tuple[float, int]:
     rng = random.Random(seed)
     sim = Simulator()
@@ -29,12 +38,7 @@ def _run(steps: int, seed: int, with_metadata: bool) -> tuple[float, int]:
         sim.reset(random_start(scene, seed + index))
         start = time.perf_counter()
         for _ in range(per_scene):
-            if rng.random() < 0.7:
-                result = sim.step(FOLLOWER, rng.choice(NAVIGATION))
-            else:
-                visible = sim.world.visible_ids(FOLLOWER)
-                target = rng.choice(visible) if visible else "Nothing|+00.00|+00.00|+00.00"
-                result = sim.step(FOLLOWER, rng.choice(INTERACTION), objectId=target, receptacleObjectId=target)
+            result = random_step(sim, rng)
             sim.world.visible_ids(FOLLOWER)
             if with_metadata:
                 sim.metadata(FOLLOWER)

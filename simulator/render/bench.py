@@ -67,7 +67,7 @@ def sim_steps(steps: int = 2000, seed: int = 0, size: int = 300) -> dict[str, An
     import argparse
     import random
 
-    from simulator.bench import INTERACTION, NAVIGATION, SCENES
+    from simulator.bench import SCENES, random_step
     from simulator.sim import FOLLOWER, Simulator
     from simulator.spawn import random_start
 
@@ -81,14 +81,7 @@ def sim_steps(steps: int = 2000, seed: int = 0, size: int = 300) -> dict[str, An
             draws -= sim.frames_drawn
             start = time.perf_counter()
             for _ in range(per_scene):
-                if rng.random() < 0.7:
-                    result = sim.step(FOLLOWER, rng.choice(NAVIGATION))
-                else:
-                    visible = sim.world.visible_ids(FOLLOWER)
-                    target = rng.choice(visible) if visible else "Nothing|+00.00|+00.00|+00.00"
-                    result = sim.step(
-                        FOLLOWER, rng.choice(INTERACTION), objectId=target, receptacleObjectId=target
-                    )
+                result = random_step(sim, rng)
                 sim.world.visible_ids(FOLLOWER)
                 succeeded += result.success
                 frames += result.observation.rgb is not None
