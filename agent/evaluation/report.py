@@ -1,0 +1,179 @@
+"""``nesy report``: several runs side by side in markdown, with PNG plots.
+
+For each run folder: its ``summary.json`` (or, for an unfinished run, a summary of the
+episodes finished so far, marked as such) and its ``episodes.jsonl``. The report has an
+overall table (one column per run), a per-task table (success and goal-condition rates of
+each run side by side), the failure causes, and two plots: per-task success bars (one bar
+per run) and the distribution of steps per episode (successes and failures).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.errors import NesyError
+from agent.evaluation.results import read_rows
+from agent.evaluation.summary import summarize
+
+
+class ReportError(NesyError):
+    """A folder that is not an evaluation run."""
+
+
+@dataclass
+class Run:
+    label: str
+    folder: Path
+    summary: dict[str, Any]
+    rows: list[dict[str, Any]]
+    complete: bool
+
+
+def load_run(folder: str | Path) -> Run:
+    folder = Path(folder)
+    episodes = folder / "episodes.jsonl"
+    if not episodes.is_file():
+        raise ReportError(f"{folder}: not an evaluation run (no episodes.jsonl); run `nesy eval ... --out {folder}`")
+    rows = read_rows(episodes, repair=False)
+    summary_path = folder / "summary.json"
+    if summary_path.is_file():
+        return Run(folder.name, folder, json.loads(summary_path.read_text()), rows, True)
+    identity = {}
+    if (folder / "run.json").is_file():
+        identity = json.loads((folder / "run.json").read_text())
+    summary = summarize(rows, "(see config.yaml)", identity.get("suite", "?"), identity.get("split", "?"))
+    return Run(folder.name, folder, summary, rows, False)
+
+
+def _labels(runs: list[Run]) -> None:
+    """Folder names, or longer paths where two runs share a name."""
+    names = [r.label for r in runs]
+    for run in runs:
+        if names.count(run.label) > 1:
+            run.label = str(run.folder)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _table(header: list[str], rows: list[list[str]], align: str = "---") -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + [align] * (len(header) - 1)) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+OVERALL = (
+    ("config", lambda s: f"`{s['config']}`"),
+    ("oracles", lambda s: ", ".join(s["oracles"]) or "none"),
+    ("suite / split", lambda s: f"{s['suite']} / {s['split']}"),
+    ("episodes", lambda s: str(s["episodes"])),
+    ("success rate (SR)", lambda s: _pct(s["success_rate"])),
+    ("goal-condition success (GC)", lambda s: _pct(s["goal_condition_success"])),
+    ("PLW SR", lambda s: _pct(s["plw_success_rate"])),
+    ("PLW GC", lambda s: _pct(s["plw_goal_condition_success"])),
+    ("mean steps", lambda s: f"{s['mean_steps']:.1f}"),
+    ("mean failed actions", lambda s: f"{s['mean_failed_actions']:.2f}"),
+    ("mean utterances", lambda s: f"{s['mean_utterances']:.1f}"),
+    ("mean questions", lambda s: f"{s['mean_questions']:.1f}"),
+    ("failure causes", lambda s: ", ".join(f"{k} {v}" for k, v in s["failure_causes"].items()) or "none"),
+    ("wall time", lambda s: f"{s['wall_seconds']:.0f} s"),
+    ("episodes / hour", lambda s: f"{s['episodes_per_hour']:.0f}"),
+)
+
+
+def markdown(runs: Sequence[Run], plots: dict[str, str]) -> str:
+    labels = [r.label + ("" if r.complete else " (unfinished)") for r in runs]
+    lines = ["# Evaluation report", "", "## Overall", ""]
+    lines += _table(["", *labels], [[name, *(fmt(r.summary) for r in runs)] for name, fmt in OVERALL])
+    tasks = sorted({t for r in runs for t in r.summary["per_task"]})
+    lines += ["", "## Per task type", "", "Success rate / goal-condition success (episodes).", ""]
+    body = []
+    for task in tasks:
+        cells = []
+        for run in runs:
+            row = run.summary["per_task"].get(task)
+            cells.append("-" if row is None else
+                         f"{_pct(row['success_rate'])} / {_pct(row['goal_condition_success'])} ({row['episodes']})")
+        body.append([task, *cells])
+    lines += _table(["task type", *labels], body)
+    if plots:
+        lines += ["", "## Plots", ""]
+        lines += [f"![{name}]({path})" for name, path in plots.items()]
+    lines += ["", "SR: episodes that succeed; GC: goal conditions satisfied; PLW: weighted by the "
+              "expert's path length (TEACh's TLW). summary.json holds them as fractions; see "
+              "docs/evaluation.md.", ""]
+    return "\n".join(lines)
+
+
+def plot_per_task(runs: Sequence[Run], path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    tasks = sorted({t for r in runs for t in r.summary["per_task"]})
+    width = 0.8 / max(1, len(runs))
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(tasks) + 2), 4.2))
+    x = np.arange(len(tasks))
+    for i, run in enumerate(runs):
+        values = [100 * run.summary["per_task"].get(t, {}).get("success_rate", 0.0) for t in tasks]
+        ax.bar(x + (i - (len(runs) - 1) / 2) * width, values, width, label=run.label)
+    ax.set_xticks(x, tasks, rotation=35, ha="right", fontsize=8)
+    ax.set_ylabel("success rate (%)")
+    ax.set_ylim(0, 118)
+    ax.set_yticks(range(0, 101, 20))
+    ax.set_title("Success per task type")
+    ax.legend(fontsize=8, loc="upper center", ncol=min(4, len(runs)), frameon=False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_steps(runs: Sequence[Run], path: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    most = max((r["steps"] for run in runs for r in run.rows), default=1)
+    bins = list(range(0, most + max(1, most // 30) + 1, max(1, most // 30)))
+    for run in runs:  # in % of the run's episodes, so runs of different sizes compare
+        share = 100.0 / max(1, len(run.rows))
+        ok = [r["steps"] for r in run.rows if r["success"]]
+        failed = [r["steps"] for r in run.rows if not r["success"]]
+        ax.hist(ok, bins=bins, weights=[share] * len(ok), alpha=0.5, label=f"{run.label}: successes ({len(ok)})")
+        if failed:
+            ax.hist(failed, bins=bins, weights=[share] * len(failed), histtype="step", linewidth=1.6,
+                    label=f"{run.label}: failures ({len(failed)})")
+    ax.set_xlabel("Follower steps per episode")
+    ax.set_ylabel("% of the run's episodes")
+    ax.set_title("Steps per episode")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_report(folders: Sequence[str | Path], out: str | Path | None = None) -> Path:
+    """Write the markdown report and its PNG plots; returns the report's path."""
+    if not folders:
+        raise ReportError("give at least one run folder")
+    runs = [load_run(f) for f in folders]
+    _labels(runs)
+    target = Path(out) if out else (Path(folders[0]) / "report.md" if len(runs) == 1 else Path("report.md"))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    stem = target.with_suffix("")
+    per_task = plot_per_task(runs, Path(f"{stem}_per_task.png"))
+    steps = plot_steps(runs, Path(f"{stem}_steps.png"))
+    plots = {"success per task type": per_task.name, "steps per episode": steps.name}
+    target.write_text(markdown(runs, plots))
+    return target

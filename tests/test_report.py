@@ -1,0 +1,41 @@
+"""`nesy report`: markdown tables of several runs side by side, and PNG plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent.cli import main
+
+BASELINE = str(Path(__file__).resolve().parents[1] / "configs" / "teach-baseline.yaml")
+
+
+def run(out: Path, *extra: str) -> None:
+    assert main(["eval", BASELINE, "--suite", "tatc", "--split", "valid_unseen", "--out", str(out), *extra]) == 0
+
+
+def test_report_puts_runs_side_by_side_with_plots(tmp_path, capsys):
+    run(tmp_path / "a", "--episodes", "3")
+    run(tmp_path / "b", "--episodes", "2", "evaluation.max_steps=3")  # runs out of steps: failures
+    target = tmp_path / "out" / "cmp.md"
+    assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(target)]) == 0
+    assert str(target) in capsys.readouterr().out
+    text = target.read_text()
+    assert "| | a | b |" in text.replace("|  |", "| |")
+    assert "## Per task type" in text and "Boil Potato" in text
+    assert "max_steps 2" in text  # failure causes of run b
+    for plot in ("cmp_per_task.png", "cmp_steps.png"):
+        data = (target.parent / plot).read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 5000
+
+
+def test_report_of_one_run_defaults_into_its_folder_and_marks_unfinished_runs(tmp_path):
+    run(tmp_path, "--episodes", "2")
+    (tmp_path / "summary.json").unlink()  # as if the run had been interrupted
+    assert main(["report", str(tmp_path)]) == 0
+    text = (tmp_path / "report.md").read_text()
+    assert "(unfinished)" in text and (tmp_path / "report_steps.png").is_file()
+
+
+def test_report_of_a_folder_that_is_not_a_run_is_a_clear_error(tmp_path, capsys):
+    assert main(["report", str(tmp_path)]) == 2
+    assert "not an evaluation run" in capsys.readouterr().err
