@@ -11,6 +11,7 @@ the traceback in its log) instead of stopping the run.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import sys
@@ -96,6 +97,8 @@ class EpisodeWorker:
         except Exception as exc:  # an agent's bug: a failed episode, visible in the results
             row, log = self._crashed(episode, exc, time.perf_counter() - started)
         row["seed"] = seed
+        # how the episode was simulated (click resolution depends on rendering): for replays
+        log["simulator"] = dataclasses.asdict(self.config.simulator)
         return row, log
 
     def _crashed(self, episode: Episode, exc: Exception, elapsed: float) -> Outcome:

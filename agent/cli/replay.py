@@ -1,0 +1,34 @@
+"""``nesy replay``: an episode log as an animated GIF or an HTML page."""
+
+from __future__ import annotations
+
+import argparse
+
+ORDER = 12
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="animate an episode log (GIF or HTML: egocentric view, top-down map, dialogue)",
+        description="Re-simulate an episode from its log (DIR/logs/<episode_id>.json of `nesy "
+        "eval`): the Follower's egocentric view when rendering is available, the top-down map "
+        "and the dialogue as it happened. Without EGL the frames show the map only.",
+    )
+    parser.add_argument("log", metavar="LOG", help="an episode log (JSON)")
+    parser.add_argument("--out", default=None, metavar="FILE", help="FILE.gif or FILE.html (default: LOG with .gif)")
+    parser.add_argument("--stride", type=int, default=1, help="a frame every N Follower actions (default 1)")
+    parser.add_argument("--fps", type=float, default=4.0, help="frames per second (default 4)")
+    parser.add_argument("--no-egocentric", action="store_true", help="top-down map only, even with EGL")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from agent.evaluation.replay import replay
+
+    path, result = replay(args.log, args.out, False if args.no_egocentric else None, args.stride, args.fps)
+    view = "egocentric view + top-down map" if result.egocentric else "top-down map (no EGL: no egocentric view)"
+    print(f"replay: {path} ({len(result.frames)} frames, {view}, {len(result.dialogue)} utterances)")
+    for note in result.divergences:
+        print(f"warning: {note}")
+    return 0
