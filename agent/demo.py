@@ -1,79 +1,58 @@
-"""The demo job: an oracle expert rearranges objects in one floor plan of each room type.
+"""The demo job: the config's Commander and Follower on a small valid_unseen slice.
 
-Until the Commander/Follower pairing exists, this is the project's main end-to-end job
-on the built-in simulator: a seeded random start state per floor plan, then a scripted
-oracle (it reads ground truth; named as such in the results) that walks to an object by
-shortest path, picks it up, carries it to another receptacle and puts it there. It shows
-navigation, visibility, containment and the action API working together, and reports
-per-floor-plan success, steps, failed actions and simulator speed.
+``nesy demo`` runs the evaluation harness (``agent.evaluation``) on the first episodes of
+each TEACh task type of the unseen validation floor plans (two per type by default, 24
+episodes, well under a minute on 2 cores), then writes the report (tables and plots) and
+a replay of one episode. If the config names no Follower or no Commander, the pairing of
+``configs/teach-baseline.yaml`` (TEACh's rule-based baseline) fills in, and the demo says so.
+The demo starts its folder over each time (it is a showcase; ``nesy eval`` resumes).
 """
 
 from __future__ import annotations
 
 import json
-import random
-import time
-from dataclasses import asdict, dataclass
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from agent.config import save_effective_config
-from agent.settings import NesyConfig
-from simulator.actions import placement_allowed
-from simulator.expert.actor import OracleActor, SkillFailed
-from simulator.objects import encloses
-from simulator.sim import Simulator
-from simulator.spawn import random_start
-
-DEMO_SCENES = ("FloorPlan1", "FloorPlan201", "FloorPlan301", "FloorPlan401")
-ORACLES = ["oracle-expert (scripted from the simulator's full state)"]
+DEMO_SUITE, DEMO_SPLIT, DEMO_PER_TASK = "tatc", "valid_unseen", 2
 
 
 @dataclass
-class DemoRow:
-    scene: str
-    moves_tried: int
-    moves_done: int
-    steps: int
-    failed_actions: int
-    steps_per_second: float
+class DemoOutcome:
+    summary: dict[str, Any]
+    folder: Path
+    report: Path
+    replay: Path | None
+    note: str | None
 
 
-def rearrange(scene: str, seed: int, moves: int = 3) -> DemoRow:
-    """Move ``moves`` random objects from open surfaces to other receptacles that take them."""
-    sim = Simulator()
-    sim.reset(random_start(scene, seed))
-    actor = OracleActor(sim)
-    rng = random.Random(seed)
-    world = sim.world
-    surfaces = sorted(
-        oid for oid, o in world.objects.items()
-        if o.fixed and o.receptacle and not encloses(o) and world.scene.fixed_objects[oid].interaction_pose
-    )
-    items = sorted(oid for oid, o in world.objects.items() if o.pickupable and o.parent in surfaces)
-    rng.shuffle(items)
-    done = 0
-    start = time.perf_counter()
-    for item_id in items[:moves]:
-        item = world.objects[item_id]
-        targets = [s for s in surfaces if s != item.parent and placement_allowed(world.objects[s].object_type, item.object_type)]
-        if not targets:
-            continue
-        target = rng.choice(targets)
-        try:
-            actor.put(item_id, target)
-            done += world.objects[item_id].parent == target
-        except SkillFailed:
-            continue
-    elapsed = time.perf_counter() - start
-    steps = len(actor.actions)
-    return DemoRow(scene, min(moves, len(items)), done, steps, actor.failed, round(steps / elapsed, 1) if elapsed else 0.0)
+def run_demo(
+    config: str = "default", overrides: Sequence[str] = (), out: str | Path = "runs/demo",
+    per_task: int = DEMO_PER_TASK, workers: int | None = None, split: str = DEMO_SPLIT,
+    say: Callable[[str], None] = print,
+) -> DemoOutcome:
+    from agent.evaluation.harness import EvalRequest, load_paired_config, run_evaluation
+    from agent.evaluation.replay import replay
+    from agent.evaluation.report import write_report
+    from agent.evaluation.results import log_name
 
-
-def run_demo(config: NesyConfig, out_dir: str | Path) -> list[DemoRow]:
-    rows = [rearrange(scene, config.seed + i) for i, scene in enumerate(DEMO_SCENES)]
-    out = Path(out_dir)
-    save_effective_config(config, out)
-    with open(out / "results.jsonl", "w") as handle:
-        for row in rows:
-            handle.write(json.dumps({**asdict(row), "oracles": ORACLES}) + "\n")
-    return rows
+    loaded, note = load_paired_config(config, overrides)
+    pairing = list(overrides)
+    if note:
+        say(note)
+        pairing = [f"{role}.name={getattr(loaded.config, role).name}" for role in ("follower", "commander")] + pairing
+    say(f"config: {loaded.path}; Follower {loaded.config.follower.name}, Commander {loaded.config.commander.name}")
+    workers = workers or min(2, os.cpu_count() or 1)
+    request = EvalRequest(config=config, overrides=pairing, suite=DEMO_SUITE, split=split, out=out,
+                          per_task=per_task, workers=workers, fresh=True)
+    say(f"running {per_task} episode(s) per task type of {DEMO_SUITE}/{split} on {workers} worker(s) ...")
+    run = run_evaluation(request)
+    report = write_report([run.folder])
+    rows = [json.loads(line) for line in (run.folder / "episodes.jsonl").read_text().splitlines()]
+    shown = next((r for r in rows if not r["success"]), rows[0])  # a failure is the more telling
+    episode_id = shown["episode_id"]
+    replay_path, _ = replay(run.folder / "logs" / log_name(episode_id), run.folder / "replay.gif")
+    return DemoOutcome(run.summary, run.folder, report, replay_path, note)

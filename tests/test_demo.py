@@ -1,4 +1,4 @@
-"""`nesy demo` runs end to end, saves its effective config and results, and is seeded."""
+"""`nesy demo`: the config's Commander and Follower on a small unseen slice, with a report."""
 
 from __future__ import annotations
 
@@ -7,23 +7,39 @@ import json
 import yaml
 
 from agent.cli import main
-from agent.demo import rearrange
+from agent.evaluation.summary import SUMMARY_KEYS
 from simulator.navigation import path_to
 from simulator.scenes import load_scene
 
 
-def test_demo_runs_and_writes_results(tmp_path, capsys):
-    assert main(["demo", "--out", str(tmp_path)]) == 0
-    rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
-    assert len(rows) == 4 and all(r["oracles"] for r in rows)
-    assert sum(r["moves_done"] for r in rows) >= 8
+def test_demo_runs_the_pairing_and_writes_results_and_a_report(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path), "--per-task", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "| task type |" in out and "oracles in use" in out
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert tuple(summary) == SUMMARY_KEYS
+    assert summary["episodes"] == 12 and len(summary["per_task"]) == 12
+    assert summary["oracles"]  # the rule-based Commander at least
+    for name in ("report.md", "report_per_task.png", "report_steps.png", "replay.gif", "config.yaml"):
+        assert (tmp_path / name).stat().st_size > 0, name
     assert yaml.safe_load((tmp_path / "config.yaml").read_text())["seed"] == 0
-    assert "floor plan" in capsys.readouterr().out
+    # the demo starts its folder over: a second run does not resume the first
+    assert main(["demo", "--out", str(tmp_path), "--per-task", "1"]) == 0
+    assert len((tmp_path / "episodes.jsonl").read_text().splitlines()) == 12
 
 
-def test_demo_is_deterministic():
-    assert rearrange("FloorPlan201", 5) .moves_done == rearrange("FloorPlan201", 5).moves_done
-    assert rearrange("FloorPlan201", 5).steps == rearrange("FloorPlan201", 5).steps
+def test_a_config_without_agents_gets_the_baseline_pairing(tmp_path, capsys):
+    bare = tmp_path / "bare.yaml"
+    bare.write_text("seed: 0\n")
+    out = tmp_path / "run"
+    assert main(["demo", str(bare), "--out", str(out), "--per-task", "1", "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "teach-baseline.yaml's pairing" in printed
+    assert "follower.name=action-executor" in printed and "commander.name=teach-lowlevel" in printed
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["success_rate"] >= 0.9
+    config = yaml.safe_load((out / "config.yaml").read_text())
+    assert config["follower"]["name"] == "action-executor" and config["commander"]["name"] == "teach-lowlevel"
 
 
 def test_shortest_path_reaches_the_goal_pose():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from agent.cli.common import add_config_arguments
-from agent.settings import load_config
+from agent.cli.eval import intermixed
 
 ORDER = 0
 
@@ -13,30 +13,28 @@ ORDER = 0
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo",
-        help="run the main job on the built-in simulator (seconds on 2 cores)",
-        description="Load the config, build the modules it names, then run the demo job: an "
-        "oracle expert rearranges objects in one floor plan of each room type. Writes the "
-        "effective config and one JSON line per floor plan into --out.",
+        help="the config's Commander and Follower on a small unseen slice (under a minute on 2 cores)",
+        description="Run the config's Commander and Follower (if it names none: configs/"
+        "teach-baseline.yaml's pairing) on the first episodes of every TEACh task type in the "
+        "unseen validation floor plans, print the per-task table, and write into --out the "
+        "per-episode results and logs, summary.json, report.md with plots, and replay.gif of "
+        "one episode (a failed one if any). The folder is started over each time.",
     )
+    intermixed(parser)
     add_config_arguments(parser)
     parser.add_argument("--out", default="runs/demo", help="results folder (default runs/demo)")
+    parser.add_argument("--per-task", type=int, default=2, help="episodes per task type (default 2)")
+    parser.add_argument("--workers", type=int, default=None, help="parallel workers (default: up to 2)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from agent.demo import ORACLES, run_demo
+    from agent.demo import run_demo
+    from agent.evaluation.summary import overview, per_task_table
 
-    loaded = load_config(args.config, args.overrides)
-    print(f"config: {loaded.path}")
-    from agent.pairing import build_agents
-
-    agents = build_agents(loaded)
-    print(f"built follower {type(agents.follower).__qualname__}, commander {type(agents.commander).__qualname__}")
-    rows = run_demo(loaded.config, args.out)
-    print(f"oracles in use: {', '.join(ORACLES)}")
-    print(f"| {'floor plan':12s} | moves done | steps | failed actions | steps/s |")
-    print("|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r.scene:12s} | {r.moves_done}/{r.moves_tried} | {r.steps} | {r.failed_actions} | {r.steps_per_second:.0f} |")
-    print(f"results: {args.out}/results.jsonl, effective config: {args.out}/config.yaml")
+    outcome = run_demo(args.config, args.overrides, args.out, args.per_task, args.workers)
+    print(per_task_table(outcome.summary))
+    print(overview(outcome.summary))
+    print(f"results: {outcome.folder}/episodes.jsonl, {outcome.folder}/summary.json, logs in {outcome.folder}/logs/")
+    print(f"report: {outcome.report}; replay: {outcome.replay}; effective config: {outcome.folder}/config.yaml")
     return 0

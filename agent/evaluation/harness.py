@@ -261,3 +261,29 @@ def _ray_outcomes(address: str, workers: int, config_text: str, suite: str, todo
             ray.kill(actor)
         if started_here:
             ray.shutdown()
+
+
+BASELINE_CONFIG = "teach-baseline"
+
+
+def load_paired_config(config: str, overrides: Sequence[str] = (), need_follower: bool = True,
+                       need_commander: bool = True) -> tuple[Any, str | None]:
+    """The config, or, if it names no Follower (or Commander) where one is needed, the same
+    config on top of configs/teach-baseline.yaml's pairing; with a note saying so."""
+    from agent.settings import load_config
+
+    loaded = load_config(config, list(overrides))
+    missing = [role for role, needed, spec in (("follower", need_follower, loaded.config.follower),
+                                               ("commander", need_commander, loaded.config.commander))
+               if needed and spec is None]
+    if not missing:
+        return loaded, None
+    baseline = load_config(BASELINE_CONFIG)
+    pairing = []
+    for role in missing:
+        spec = getattr(baseline.config, role)
+        pairing += [f"{role}.name={spec.name}"]
+    loaded = load_config(config, [*pairing, *overrides])
+    note = (f"config {config!r} names no {' and no '.join(missing)}; using configs/"
+            f"{BASELINE_CONFIG}.yaml's pairing ({', '.join(pairing)})")
+    return loaded, note
