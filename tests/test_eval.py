@@ -185,6 +185,9 @@ def test_errors_are_clear(tmp_path, capsys):
     assert "no TATC episode set for split 'nope'" in capsys.readouterr().err
     assert main(["eval", BASELINE, "--suite", "alfred", "--split", "dev", "--out", str(tmp_path)]) == 2
     assert "evaluation.alfred_data" in capsys.readouterr().err
+    # a misspelt module fails before any worker starts, with one clear line
+    assert main(eval_args(tmp_path, "--workers", "2", "follower.name=nope")) == 2
+    assert "unknown follower module 'nope'" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(not ALFRED_DATA.is_file(), reason=f"ALFRED data not found at {ALFRED_DATA}")

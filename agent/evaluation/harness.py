@@ -86,6 +86,7 @@ def run_evaluation(request: EvalRequest) -> EvalRun:
     if request.workers < 1:
         raise EvalError(f"--workers must be at least 1, got {request.workers}")
     loaded = load_config(request.config, list(request.overrides))
+    check_modules(loaded)
     config_text = to_yaml(loaded.config)
     data = request.data or (loaded.config.evaluation.alfred_data if request.suite == "alfred" else None)
     selection = select(load_suite(request.suite, request.split, data), request.episodes,
@@ -111,6 +112,25 @@ def run_evaluation(request: EvalRequest) -> EvalRun:
     if complete:
         (folder.dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=1) + "\n")
     return EvalRun(summary, folder.dir, ran, len(done), complete)
+
+
+def check_modules(loaded: Any) -> None:
+    """Every configured module is registered and its params validate (before any worker
+    starts, so a misspelt name fails here with one clear message, not inside a worker)."""
+    import dataclasses
+
+    from agent.config import validate_mapping
+    from agent.registry import registry
+
+    config = loaded.config
+    specs = [("follower", "follower", config.follower), ("commander", "commander", config.commander)]
+    specs += [(f.name, f"modules.{f.name}", getattr(config.modules, f.name)) for f in dataclasses.fields(config.modules)]
+    for family, where, spec in specs:
+        if spec is None:
+            continue
+        params_cls = getattr(registry(family).get(spec.name), "Params", None)
+        if params_cls is not None:
+            validate_mapping(params_cls, spec.params, f"{where}.params", loaded.raw)
 
 
 def _clear(directory: Path) -> None:
