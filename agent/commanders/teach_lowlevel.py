@@ -7,12 +7,19 @@ object). Each time it is asked, it utters the plan's next piece, up to and inclu
 next interaction, as action tokens:
 "Forward Forward TurnRight LookDown Pickup Mug at 0.57 0.25". It declares the task done
 when Progress Check says so. Unlike TEACh's, its skills cover all 12 task types.
+
+Questions about where or which object, and whether the task is done, get natural-language
+answers (``answers.py``, shared by every Commander); every other question ("What should I
+do next?") gets the next piece of the plan, as before.
 """
 
 from __future__ import annotations
 
+from agent.commanders.answers import Answerer, commander_seed, follower_questions
 from agent.interfaces import CommanderContext, CommanderTurn
 from agent.registry import commander
+from agent.types import QuestionKind
+from dialogue.generation import Generator
 from simulator.expert.planning import KeyPlanner
 from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import progress_check
@@ -22,6 +29,7 @@ TOKENS = {
     "Look Up": "LookUp", "Look Down": "LookDown", "Pan Left": "PanLeft", "Pan Right": "PanRight",
 }
 CANNOT_HELP = "I am not sure how to do that part."
+ANSWERED = (QuestionKind.WHERE, QuestionKind.WHICH, QuestionKind.DONE)
 
 
 def tokens_for(actions: list[tuple[str, dict]]) -> str:
@@ -45,6 +53,7 @@ class TeachLowLevelCommander:
     def reset(self, context: CommanderContext) -> None:
         self.context = context
         self.planner = KeyPlanner(context.sim, context.task)
+        self.answers = Answerer(context, Generator(commander_seed(context)))
 
     def turn(self, observation: Observation) -> CommanderTurn:
         report = progress_check(self.context.sim.world, self.context.task)
@@ -53,5 +62,9 @@ class TeachLowLevelCommander:
         asked = [u for u in observation.utterances if u.agent_id == FOLLOWER and is_question(u.text)]
         if not asked:
             return CommanderTurn()
+        questions = follower_questions(observation)
+        answers = [a.text for q in questions if q.question in ANSWERED and (a := self.answers.answer(q))]
+        if questions and all(q.question in ANSWERED for q in questions):
+            return CommanderTurn(tuple(answers))
         chunk = self.planner.next_chunk()
-        return CommanderTurn((tokens_for(chunk) if chunk else CANNOT_HELP,))
+        return CommanderTurn((*answers, tokens_for(chunk) if chunk else CANNOT_HELP))

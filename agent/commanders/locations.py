@@ -1,0 +1,150 @@
+"""Where things are, in words a Commander can say: location hints from ground truth.
+
+A hint (``agent.types.LocationHint``) names the object, the fixed receptacle it is in or
+on (the floor plan's furniture: "in the drawer", "on the counter"; an object on the floor
+or a piece of furniture itself is "near" the nearest landmark), and one direction:
+
+- relative to a landmark (a salient, unique fixed object: the fridge, the stove, the sink,
+  the sofa...): "left of the stove", "right of the fridge", "behind the toaster", seen
+  from the landmark's front (the recorded pose an agent takes to use it). It is used
+  when the receptacle's type is ambiguous in the room (one of many drawers or counters).
+- relative to the Follower's pose: "to your left", "to your right", "behind you", "in
+  front of you" (45-degree sectors around the Follower's heading).
+
+Everything here reads ground truth (``World``): it is Commander (oracle) knowledge.
+"""
+
+from __future__ import annotations
+
+import math
+
+from agent.types import LocationHint
+from dialogue import lexicon as lx
+from simulator.geometry import heading_vector
+from simulator.sim import FOLLOWER
+from simulator.world import World
+
+# Fixed objects a person would give directions by (single instances in a room; the four
+# burners of a stove count as one stove).
+LANDMARKS = ("Fridge", "StoveBurner", "SinkBasin", "Microwave", "Toaster", "CoffeeMachine", "DiningTable",
+             "Sofa", "Bed", "Toilet", "Television", "Desk", "Dresser", "ArmChair", "CoffeeTable", "GarbageCan",
+             "BathtubBasin", "SideTable", "FloorLamp", "DeskLamp", "Safe")
+MULTI_LANDMARKS = ("StoveBurner",)
+INSIDE = {"Fridge", "SinkBasin", "Microwave", "Cabinet", "Drawer", "GarbageCan", "Box", "Pot", "Bowl", "Mug",
+          "Cup", "Safe", "BathtubBasin", "CoffeeMachine", "Toaster", "Pan", "LaundryHamper"}
+SPEAKABLE_ALIASES = {"Sink": "SinkBasin", "Bathtub": "BathtubBasin"}
+LANDMARK_RANGE = 3.0  # metres: farther landmarks do not help
+MIN_OFFSET = 0.3  # metres: closer than this to a landmark's axis is neither left nor right of it
+
+
+def speakable(object_type: str) -> str | None:
+    """The type as the lexicon knows it ("Sink" -> "SinkBasin"), or None if it has no words."""
+    object_type = SPEAKABLE_ALIASES.get(object_type, object_type)
+    return object_type if object_type.removesuffix("Sliced") in set(lx.object_types()) else None
+
+
+def relation(place_type: str) -> str:
+    return "in" if place_type in INSIDE else "on"
+
+
+def _xz(world: World, object_id: str) -> tuple[float, float]:
+    x, _, z = world.objects[object_id].position
+    return x, z
+
+
+def follower_direction(world: World, point: tuple[float, float], agent_id: int = FOLLOWER) -> str:
+    """"front" / "left" / "right" / "behind": where ``point`` (x, z) is from the agent's pose."""
+    agent = world.agents[agent_id]
+    fx, fz = heading_vector(agent.rotation)
+    rx, rz = fz, -fx  # AI2-THOR is left-handed, y up: facing +z, right is +x
+    dx, dz = point[0] - agent.x, point[1] - agent.z
+    angle = math.degrees(math.atan2(dx * rx + dz * rz, dx * fx + dz * fz))
+    if abs(angle) <= 45:
+        return "front"
+    if abs(angle) >= 135:
+        return "behind"
+    return "right" if angle > 0 else "left"
+
+
+def landmark_direction(world: World, point: tuple[float, float], landmark_id: str) -> str | None:
+    """"left" / "right" / "behind" of the landmark, seen from its front; None if unclear."""
+    lx_, lz = _xz(world, landmark_id)
+    fixed = world.scene.fixed_objects.get(landmark_id)
+    pose = fixed.interaction_pose if fixed is not None else None
+    if pose is not None:
+        fx, fz = heading_vector(pose[2])
+    else:  # no recorded front: as seen from the Follower
+        agent = world.agents[FOLLOWER]
+        norm = math.hypot(lx_ - agent.x, lz - agent.z) or 1.0
+        fx, fz = (lx_ - agent.x) / norm, (lz - agent.z) / norm
+    rx, rz = fz, -fx
+    dx, dz = point[0] - lx_, point[1] - lz
+    lateral, depth = dx * rx + dz * rz, dx * fx + dz * fz
+    if abs(lateral) >= MIN_OFFSET and abs(lateral) >= abs(depth):
+        return "right" if lateral > 0 else "left"
+    if depth >= MIN_OFFSET and depth > abs(lateral):
+        return "behind"
+    return None
+
+
+def _instances(world: World, object_type: str) -> int:
+    return sum(speakable(o.object_type) == object_type for o in world.objects.values() if o.fixed)
+
+
+def landmarks(world: World, exclude: tuple[str, ...] = ()) -> list[str]:
+    """Fixed objects of landmark types that are unique in the room (the stove counts once)."""
+    out = []
+    for o in world.objects.values():
+        kind = speakable(o.object_type)
+        if o.fixed and kind in LANDMARKS and kind not in exclude and o.object_id not in exclude:
+            if kind in MULTI_LANDMARKS or _instances(world, kind) == 1:
+                out.append(o.object_id)
+    return sorted(out)
+
+
+def _by_distance(world: World, ids: list[str], point: tuple[float, float]) -> list[str]:
+    return sorted(ids, key=lambda i: (math.dist(_xz(world, i), point), i))
+
+
+def place_of(world: World, object_id: str) -> str | None:
+    """The first fixed receptacle (with words for it) that holds the object, at any depth."""
+    for parent_id in world.container_chain(object_id):
+        parent = world.objects[parent_id]
+        if parent.fixed:
+            return parent_id if speakable(parent.object_type) else None
+    return None
+
+
+def describe(world: World, object_id: str, anchor: str = "landmark") -> LocationHint | None:
+    """A true hint for ``object_id`` (None if the Follower holds it or it cannot be named).
+
+    ``anchor="landmark"`` prefers a direction relative to a landmark when the receptacle's
+    type is ambiguous; ``anchor="you"`` always gives the direction relative to the Follower.
+    """
+    obj = world.objects[object_id]
+    name = speakable(obj.object_type)
+    if name is None or world.holder(object_id) is not None:
+        return None
+    point = _xz(world, object_id)
+    you = follower_direction(world, point)
+    place_id = place_of(world, object_id)
+    if place_id is None:  # on the floor, in something unnamed, or furniture itself: near a landmark
+        near = [i for i in landmarks(world, exclude=(name, object_id))
+                if math.dist(_xz(world, i), point) <= LANDMARK_RANGE]
+        if not near:
+            near = [o.object_id for o in world.objects.values()
+                    if o.fixed and o.object_id != object_id and speakable(o.object_type) not in (None, name)]
+        if not near:
+            return None
+        place = speakable(world.objects[_by_distance(world, near, point)[0]].object_type)
+        return LocationHint(name, "near", place, you, "you")
+    place = speakable(world.objects[place_id].object_type) or ""
+    if anchor == "landmark" and _instances(world, place) > 1:
+        for landmark_id in _by_distance(world, landmarks(world, exclude=(place, name)), point):
+            if math.dist(_xz(world, landmark_id), point) > LANDMARK_RANGE:
+                break
+            direction = landmark_direction(world, point, landmark_id)
+            if direction is not None:
+                return LocationHint(name, relation(place), place, direction,
+                                    speakable(world.objects[landmark_id].object_type))
+    return LocationHint(name, relation(place), place, you, "you")
