@@ -125,7 +125,7 @@ def location_hint(a: Analysis, last_target: str | None = None) -> LocationHint |
     places = [m for m in a.mentions if m.is_place and not m.anchored]
     if not places:
         return None
-    obj = things[0].type if things else last_target
+    obj = object_type(things[0]) if things else last_target
     place = places[0]
     direction = anchor = None
     for i, d, anc in a.directions:

@@ -62,17 +62,8 @@ def parser() -> RulesParser:
 
 
 def meanings(utterance: Utterance) -> list[dict]:
-    """What an utterance means, as the rules parser can represent it: the parser's location
-    hints name a slice by its whole object ("the tomato slice is on the counter" -> Tomato;
-    dialogue/semantics.py ``location_hint`` uses the mention's type, not ``object_type``)."""
-    out = []
-    for intent in utterance.intents:
-        m = intent.meaning()
-        if m["location"] and m["location"]["object"]:
-            m["location"]["object"] = m["location"]["object"].removesuffix("Sliced")
-            m["target"] = m["location"]["object"]
-        out.append(m)
-    return out
+    """What an utterance means (its intents without surface text)."""
+    return [intent.meaning() for intent in utterance.intents]
 
 
 def assert_parses_back(parser: RulesParser, utterance: Utterance, context: ParseContext | None = None) -> None:
@@ -285,7 +276,7 @@ def test_where_is_x(name, parser):
             intents = parser.parse(" ".join(reply.utterances), STEP)
             assert intents and all(i.act == Act.ANSWER and i.location for i in intents), reply
             for intent in intents:
-                assert intent.location.object == kind.removesuffix("Sliced")
+                assert intent.location.object == kind
                 _check_hint(sim.world, object_id, intent.location)
             hint = describe(sim.world, object_id, "landmark")
             assert hint.place == intents[0].location.place  # about the instance the task needs
