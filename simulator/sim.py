@@ -107,8 +107,22 @@ class Simulator:
         self.start: StartState | None = None
 
     # ------------------------------------------------------------------ lifecycle
-    def reset(self, start: StartState) -> Observation:
-        """Start an episode from ``start``; returns the Follower's first observation."""
+    def reset(self, start: StartState | Any, seed: int = 0) -> Observation:
+        """Start an episode; returns the Follower's first observation.
+
+        ``start`` is a ``StartState``, an episode (anything with a ``start`` StartState), or a
+        floor plan ("FloorPlan1" or 1) for a seeded random start (``simulator.spawn``).
+        """
+        if isinstance(start, str | int):
+            from simulator.spawn import random_start
+
+            start = random_start(start, seed)
+        elif not isinstance(start, StartState) and isinstance(getattr(start, "start", None), StartState):
+            start = start.start
+        if not isinstance(start, StartState):
+            raise NesyError(
+                f"Simulator.reset needs a StartState, an episode or a floor plan name, got {type(start).__name__}"
+            )
         self._world = build_world(start, self.settings.field_of_view, self.settings.interaction_distance)
         if self._view is not None:
             self._view.forget()

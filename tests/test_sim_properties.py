@@ -97,3 +97,30 @@ def test_random_start_is_deterministic_and_differs_by_seed():
     sim = Simulator()
     sim.reset(a)
     assert any(o.held_by is None and not o.fixed for o in sim.world.objects.values())
+
+
+def test_reset_by_floor_plan_name_or_episode():
+    sim = Simulator()
+    first = sim.reset("FloorPlan5", seed=3)
+    hash_first = sim.state_hash()
+    assert sim.reset(5, seed=3) == first and sim.state_hash() == hash_first
+    sim.reset(random_start("FloorPlan5", 3))
+    assert sim.state_hash() == hash_first
+
+
+def test_spawned_objects_can_be_seen_from_somewhere():
+    """InitialRandomSpawn-like starts: every movable object is visible from a navigable pose
+    (or, inside a closed receptacle, that receptacle is)."""
+    from simulator.expert.views import visible_poses
+    from simulator.objects import encloses
+
+    for scene in SCENES[::9]:
+        sim = Simulator()
+        sim.reset(random_start(scene, 1))
+        world = sim.world
+        for oid, obj in world.objects.items():
+            if obj.fixed:
+                continue
+            closed = [p for p in world.container_chain(oid) if encloses(world.objects[p]) and not world.objects[p].is_open]
+            target = closed[-1] if closed else oid
+            assert visible_poses(world, target), f"{scene}: {target} cannot be seen from anywhere"
