@@ -1,5 +1,6 @@
-"""``oracle-planner``: subgoals from Progress Check and skills scripted from the simulator's
-state (``simulator.expert.planning.KeyPlanner``), for TATC tasks. Ground truth; an oracle.
+"""``oracle-planner``: subgoals from Progress Check (TATC) or ALFRED's goal conditions, and
+skills scripted from the simulator's state (``simulator.expert.planning.KeyPlanner``).
+Ground truth; an oracle.
 
 Its subgoals are Progress Check's unsatisfied problem keys; its actions are the oracle
 expert's, with TEACh action names and click positions (never object ids).
@@ -13,14 +14,15 @@ from typing import Any
 from agent.interfaces import OracleModule
 from agent.registry import planner
 from agent.types import Belief, Detection, LowLevelAction, Subgoal
+from simulator.expert.goals import goal_for
 from simulator.expert.planning import KeyPlanner
-from simulator.expert.solver import unsatisfied_keys
-from simulator.tasks import progress_check
 
 KEY_ACTIONS = {
     "parentReceptacles": "PutObject", "isDirty": "CleanObject", "isFilledWithLiquid": "FillObject",
     "simbotIsFilledWithCoffee": "FillObject", "isCooked": "HeatObject", "simbotIsCooked": "HeatObject",
     "simbotIsBoiled": "HeatObject", "objectType": "SliceObject", "isSliced": "SliceObject",
+    "alfredCleaned": "CleanObject", "alfredHeated": "HeatObject", "alfredCooled": "CoolObject",
+    "held": "PickupObject", "isToggledInView": "ToggleObjectOn",
 }
 
 
@@ -32,17 +34,18 @@ class OraclePlanner(OracleModule):
 
     def attach_oracle(self, access: Any) -> None:
         super().attach_oracle(access)
-        self.keys = KeyPlanner(access.sim, access.task) if access.task is not None else None
+        goal = goal_for(access.task, access.episode)
+        self.keys = KeyPlanner(access.sim, goal) if goal is not None else None
         self.queue.clear()
 
     def reset(self) -> None:
         self.queue.clear()
 
     def plan(self, goal: Any, belief: Belief) -> list[Subgoal]:
-        if self.oracle is None or self.oracle.task is None:
+        if self.keys is None:
             return []
         subgoals = []
-        for key in unsatisfied_keys(progress_check(self.oracle.world, self.oracle.task)):
+        for key in self.keys.goal.keys(self.oracle.world):
             obj = self.oracle.world.objects.get(key.object_id)
             receptacle = key.desired if key.property_name == "parentReceptacles" else None
             subgoals.append(Subgoal(KEY_ACTIONS.get(key.property_name, key.property_name),

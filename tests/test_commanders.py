@@ -22,7 +22,8 @@ from dialogue.generation import Generator, Utterance
 from dialogue.rules import RulesParser
 from simulator.episodes.model import load_episodes, shipped_path
 from simulator.expert.planning import KeyPlanner
-from simulator.expert.solver import TaskExpert, unsatisfied_keys
+from simulator.expert.solver import TaskExpert
+from simulator.expert.solver_keys import unsatisfied_keys
 from simulator.geometry import CAMERA_HEIGHT, Camera
 from simulator.sim import COMMANDER, FOLLOWER, Simulator
 from simulator.tasks import instantiate, load_task_library, progress_check

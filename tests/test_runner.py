@@ -116,3 +116,25 @@ def test_missing_follower_is_a_clear_error():
 
     with pytest.raises(ConfigError, match="no follower configured"):
         build_agents(load_config("default", ["follower=null"]))
+
+
+ALFRED_DATA = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "alfred_train.jsonl.gz"
+
+
+@pytest.mark.skipif(not ALFRED_DATA.is_file(), reason=f"ALFRED train data not found at {ALFRED_DATA}")
+def test_modular_follower_completes_alfred_episodes_of_every_type():
+    import itertools
+
+    from simulator.alfred.trajectories import load_trajectories
+    from simulator.episodes.alfred import alfred_episodes
+
+    episodes = {}
+    for episode in alfred_episodes(itertools.islice(load_trajectories(ALFRED_DATA), 0, None, 40)):
+        episodes.setdefault(episode.task_type, episode)
+    assert len(episodes) == 7
+    loaded = load_config("default")
+    sim = Simulator()
+    for episode in episodes.values():
+        result, _ = run_episode(episode, build_agents(loaded), sim)
+        assert result.success, (episode.task_type, result.end_reason)
+        assert result.suite == "alfred" and result.failed_actions == 0

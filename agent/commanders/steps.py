@@ -31,7 +31,8 @@ from typing import Any
 
 from agent.commanders.locations import speakable
 from agent.types import Subgoal
-from simulator.expert.solver import FILL_CONTAINERS, ProblemKey, unsatisfied_keys
+from simulator.expert.solver import FILL_CONTAINERS
+from simulator.expert.solver_keys import ProblemKey, unsatisfied_keys
 from simulator.sim import FOLLOWER
 from simulator.tasks import progress_check
 from simulator.tasks.state import holds, snapshot

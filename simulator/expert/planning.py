@@ -1,4 +1,4 @@
-"""Step-by-step oracle plans: fix one Progress Check problem key at a time, in a fork.
+"""Step-by-step oracle plans: fix one problem key at a time, in a fork.
 
 ``KeyPlanner`` plans the skill for the first unsatisfied problem key in a fork of the
 simulator (TEACh action names and click targets), cuts it into chunks that end at an
@@ -13,9 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.expert.actor import TEACH_NAMES, SkillFailed
-from simulator.expert.solver import TaskExpert, unsatisfied_keys
+from simulator.expert.solver import TaskExpert
 from simulator.sim import Simulator
-from simulator.tasks import progress_check
 
 MOTIONS = {TEACH_NAMES[a] for a in ("MoveAhead", "RotateLeft", "RotateRight", "LookUp", "LookDown")}
 
@@ -23,9 +22,11 @@ Chunk = list[tuple[str, dict[str, Any]]]
 
 
 class KeyPlanner:
-    def __init__(self, sim: Simulator, task: Any) -> None:
+    """``goal``: a ``TeachGoal`` / ``AlfredGoal`` or a TEACh task instance."""
+
+    def __init__(self, sim: Simulator, goal: Any) -> None:
         self.sim = sim
-        self.task = task
+        self.goal = goal
         self.chunks: list[tuple[Chunk, str]] = []
         self.expected: str | None = None
         self.last_failure: str | None = None
@@ -39,11 +40,11 @@ class KeyPlanner:
             return
         self._planned_from = here
         fork = self.sim.fork()
-        expert = TaskExpert(fork, self.task)
+        expert = TaskExpert(fork, self.goal)
         expert.actor.vocabulary = "teach"
         expert.actor.trace_states = True
         self.chunks, self._whole_plan = [], []
-        keys = unsatisfied_keys(progress_check(fork.world, self.task))
+        keys = expert.goal.keys(fork.world)
         if not keys:
             return
         try:

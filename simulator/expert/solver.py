@@ -16,19 +16,11 @@ from typing import Any
 
 from simulator.actions import placement_allowed
 from simulator.expert.actor import OracleActor, SkillFailed
+from simulator.expert.solver_keys import ProblemKey
 from simulator.sim import Simulator
-from simulator.tasks import progress_check
 
 MAX_ROUNDS = 80
 FILL_CONTAINERS = ("Cup", "Mug", "Bowl", "Pot", "WateringCan", "Kettle", "Bottle")
-
-
-@dataclass(frozen=True)
-class ProblemKey:
-    object_id: str
-    property_name: str
-    desired: Any
-    receptacle_id: str | None = None
 
 
 @dataclass
@@ -39,35 +31,16 @@ class SolveResult:
     reason: str = ""
 
 
-def unsatisfied_keys(report: dict) -> list[ProblemKey]:
-    """The problem keys of the first unsatisfied subgoal's unsatisfied steps, in order."""
-    keys: list[ProblemKey] = []
-    for subgoal in report.get("subgoals", []):
-        if subgoal.get("success"):
-            continue
-        for step in subgoal.get("steps", []):
-            if step.get("success"):
-                continue
-            for key in step.get("problem_keys", []):
-                keys.append(
-                    ProblemKey(
-                        key.get("objectId") or step["objectId"],
-                        key["property_name"],
-                        key["desired_property_value"],
-                        key.get("receptacle_objectId") or key.get("receptacleObjectId"),
-                    )
-                )
-        if keys:
-            return keys
-    return keys
-
-
 class TaskExpert:
     """Fix problem keys one at a time with an ``OracleActor``."""
 
-    def __init__(self, sim: Simulator, task: Any, max_actions: int = 1000) -> None:
+    def __init__(self, sim: Simulator, goal: Any, max_actions: int = 1000) -> None:
+        """``goal``: a ``TeachGoal`` / ``AlfredGoal`` (``simulator.expert.goals``) or a TEACh
+        task instance (wrapped in a ``TeachGoal``)."""
+        from simulator.expert.goals import TeachGoal
+
         self.sim = sim
-        self.task = task
+        self.goal = goal if hasattr(goal, "keys") and hasattr(goal, "done") else TeachGoal(goal)
         self.actor = OracleActor(sim, max_actions=max_actions)
 
     @property
@@ -77,12 +50,11 @@ class TaskExpert:
     def solve(self) -> SolveResult:
         try:
             for _ in range(MAX_ROUNDS):
-                report = progress_check(self.world, self.task)
-                if report["success"]:
+                if self.goal.done(self.world):
                     return self._result(True)
-                keys = unsatisfied_keys(report)
+                keys = self.goal.keys(self.world)
                 if not keys:
-                    return self._result(False, "progress check reports no problem keys")
+                    return self._result(False, "no unsatisfied problem keys, yet the goal is not met")
                 self.fix(keys[0])
             return self._result(False, f"not done after {MAX_ROUNDS} rounds")
         except SkillFailed as exc:
@@ -110,6 +82,17 @@ class TaskExpert:
             self.boil(key.object_id)
         elif name in ("objectType", "isSliced"):
             self.actor.slice(key.object_id)
+        elif name == "alfredCleaned":
+            self.rinse(key.object_id)
+        elif name == "alfredHeated":
+            self.microwave(key.object_id)
+        elif name == "alfredCooled":
+            self.chill(key.object_id)
+        elif name == "held":
+            self.actor.pick(key.object_id)
+        elif name == "isToggledInView":
+            self.actor.switch(key.object_id, False)
+            self.actor.switch(key.object_id, True)
         else:
             raise SkillFailed(f"no skill for problem key {name!r}")
 
@@ -185,15 +168,25 @@ class TaskExpert:
             self.actor.switch(toasters[0], True)
             self.actor.switch(toasters[0], False)
             return
+        self.microwave(object_id)
+
+    def microwave(self, object_id: str) -> None:
         microwaves = self.actor.nearest_of(("Microwave",))
         if not microwaves:
-            raise SkillFailed(f"no microwave to cook {object_id}")
+            raise SkillFailed(f"no microwave to heat {object_id}")
         oven = microwaves[0]
         self.actor.switch(oven, False)
         self.actor.put(object_id, oven)
         self.actor.close(oven)
         self.actor.switch(oven, True)
         self.actor.switch(oven, False)
+
+    def chill(self, object_id: str) -> None:
+        fridges = self.actor.nearest_of(("Fridge",))
+        if not fridges:
+            raise SkillFailed(f"no fridge to cool {object_id}")
+        self.actor.put(object_id, fridges[0])
+        self.actor.close(fridges[0])
 
     def boil(self, object_id: str) -> None:
         pots = self.actor.nearest_of(("Pot",))
