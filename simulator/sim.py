@@ -134,6 +134,22 @@ class Simulator:
         self.steps = 0
         return self.observe(FOLLOWER)
 
+    def search_object(self, query: str, agent_id: int = COMMANDER) -> dict[str, Any]:
+        """TEACh's SearchObject (a Commander call): the object by id or fuzzy type name, its
+        position and a pose that sees it; with rendering on, also the view's RGB frame and
+        the object's mask in it (``view["rgb"]``, ``view["mask"]``: H x W bool)."""
+        from simulator.tasks.search import search_object
+
+        if agent_id != COMMANDER:
+            return {"success": False, "message": "SearchObject is a Commander (agent 0) call"}
+        found = search_object(self.world, query, FOLLOWER)
+        view = found.get("view")
+        if view is not None and self._view is not None:
+            frames = self._view.frames_at(self.world, tuple(view["pose"]))
+            view["rgb"] = frames.rgb
+            view["mask"] = frames.mask(view["shown_objectId"])
+        return found
+
     def fork(self) -> Simulator:
         """A symbolic copy of the current state (sharing the immutable scene) to plan in.
 

@@ -144,6 +144,15 @@ class WorldRenderer:
         self._last[agent_index] = (key, frames)
         return frames
 
+    def frames_at(self, world: World, pose: tuple[float, float, int, float]) -> Frames:
+        """Frames from any agent pose (x, z, rotation, horizon), e.g. a SearchObject view."""
+        from simulator.geometry import CAMERA_HEIGHT
+
+        camera = CameraPose(float(pose[0]), CAMERA_HEIGHT, float(pose[1]), float(pose[2]), float(pose[3]),
+                            float(world.field_of_view))
+        self.draws += 1
+        return self.renderer.render(room_geometry(world.scene), render_objects(world), camera)
+
     def forget(self) -> None:
         """Drop the cached frames (e.g. at a new episode)."""
         self._last.clear()
