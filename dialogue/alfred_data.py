@@ -5,7 +5,6 @@ into annotation records, and the deterministic train/dev split BY TRIAL.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -14,11 +13,10 @@ from typing import Any
 
 from agent.errors import NesyError
 from agent.types import ALFRED_FIELDS, ALFRED_TASK_TYPES
+from simulator.episodes.alfred import SPLIT_SEED, trial_split
 
 # The shared data folder beside the repository (override with NESY_SHARED_DATA).
 DEFAULT_DATA = Path(os.environ.get("NESY_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")) / "alfred_train.jsonl.gz"
-DEV_FRACTION = 0.15
-SPLIT_SEED = 0
 _ALIASES = {"Glassbottle": "Bottle", "GlassBottle": "Bottle"}
 
 
@@ -35,12 +33,6 @@ class Annotation:
     steps: tuple[str, ...]
     gold: dict[str, Any]  # the ALFRED_FIELDS
     high_pddl: tuple[dict[str, Any], ...] = ()
-
-
-def trial_split(trial: str, seed: int = SPLIT_SEED, dev_fraction: float = DEV_FRACTION) -> str:
-    """"train" or "dev" for a trial id: a stable hash of (seed, trial), so splits never drift."""
-    digest = hashlib.sha256(f"{seed}:{trial}".encode()).digest()
-    return "dev" if int.from_bytes(digest[:8], "big") / 2**64 < dev_fraction else "train"
 
 
 def _open_records(path: Path) -> list[dict[str, Any]]:

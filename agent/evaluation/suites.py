@@ -2,7 +2,8 @@
 
 ``tatc``: the shipped episode set of the split (``simulator/episodes/data``) or a file.
 ``alfred``: one episode per (trajectory, annotation) of an ALFRED trajectories file
-(``evaluation.alfred_data`` or ``--data``), those of the split. Episodes are ordered
+(``evaluation.alfred_data`` or ``--data``), those of the split in supported floor plans
+(the 13 without recorded receptacles are left out). Episodes are ordered
 round-robin over task types (sorted by name; within a type in file order), so the first N
 of a run cover the task types evenly; ``--task-types`` keeps only the named types.
 """
@@ -51,8 +52,12 @@ def load_suite(suite: str, split: str, data: str | Path | None = None) -> list[E
                 "config (e.g. evaluation.alfred_data=../shared/data/alfred_train.jsonl.gz) or "
                 "pass --data FILE"
             )
+        from simulator.scenes import supported_scenes
+
+        supported = set(supported_scenes())
         episodes = list(alfred_episodes(load_trajectories(data)))
-        chosen = [e for e in episodes if e.split == split]
+        # trajectories in the 13 floor plans without recorded receptacles cannot be run
+        chosen = [e for e in episodes if e.split == split and e.floor_plan in supported]
         if not chosen:
             found = dict(sorted(Counter(e.split for e in episodes).items()))
             raise SuiteError(f"{data}: no ALFRED episodes of split {split!r}; splits there: {found}")

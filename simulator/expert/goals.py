@@ -49,7 +49,7 @@ class AlfredGoal:
         if self.done(world):
             return []
         t = targets(self.pddl_params)
-        objects = matching(world, t["object"], "pickupable")
+        objects = _prefer_exact(matching(world, t["object"], "pickupable"), t["object"])
         if not objects and "Sliced" in t["object"]:
             whole = [o for o in matching(world, t["object"].removesuffix("Sliced"), "sliceable") if not o.is_sliced]
             return [ProblemKey(whole[0].object_id, "objectType", t["object"])] if whole else []
@@ -84,7 +84,7 @@ class AlfredGoal:
                                             o.object_id))
 
     def _movable(self, world: World, objects: list, t: dict) -> list[ProblemKey]:
-        movables = [m for m in matching(world, t["mrecep"], "pickupable") if m.receptacle]
+        movables = _prefer_exact([m for m in matching(world, t["mrecep"], "pickupable") if m.receptacle], t["mrecep"])
         if not movables:
             return []
         loaded = [m for m in movables if any(o.object_id in m.children for o in objects)]
@@ -103,6 +103,13 @@ class AlfredGoal:
         if held != obj.object_id:
             return [ProblemKey(obj.object_id, "held", 1)]
         return [ProblemKey(min(lamps, key=lambda lamp: lamp.object_id).object_id, "isToggledInView", 1)]
+
+
+def _prefer_exact(objects: list, name: str) -> list:
+    """ALFRED matches names as substrings of ids ("Pot" also matches potatoes); work on
+    objects of exactly that type when there are any."""
+    exact = [o for o in objects if o.object_type == name]
+    return exact or objects
 
 
 def goal_for(task: Any = None, episode: Any = None) -> TeachGoal | AlfredGoal | None:
