@@ -151,14 +151,19 @@ class Simulator:
         return found
 
     def fork(self) -> Simulator:
-        """A symbolic copy of the current state (sharing the immutable scene) to plan in.
+        """A copy of the current state (sharing the immutable scene) to plan in.
 
-        Oracle Commanders and experts try actions in a fork to see what they would do; the
-        fork never renders, and nothing done in it affects this simulator.
+        Oracle Commanders and experts try actions in a fork to see what they would do;
+        nothing done in it affects this simulator. A fork's observations carry no frames,
+        but when this simulator renders, the fork resolves clicks through the same
+        renderer's instance buffer, so a click planned in the fork selects the same object
+        here.
         """
         twin = Simulator(dataclasses.replace(self.settings, render="none"))
         world = self.world
         twin._world = copy.deepcopy(world, memo={id(world.scene): world.scene})
+        if self._view is not None:
+            targeting.attach_frames(twin._world, self._view.frames)
         twin.dialogue = list(self.dialogue)
         twin._heard = dict(self._heard)
         twin._last = dict(self._last)

@@ -233,9 +233,14 @@ def rendered_object_at(
 def click_for(world: World, agent_index: int, object_id: str, affordance: str | None) -> tuple[float, float] | None:
     """A relative screen point that selects ``object_id`` for an action (None if none does).
 
-    Tries the centre of the object's on-screen box, then a grid over it, and keeps the first
-    point that ``object_at`` (the symbolic click resolution) maps back to the object.
+    Without rendering: tries the centre of the object's on-screen box, then a grid over it,
+    and keeps the first point that ``object_at`` maps back to the object. With rendering:
+    tries pixels of the object's mask, innermost first, through ``rendered_object_at``.
+    Points have two decimals, as a click is spoken ("Pickup Mug at 0.57 0.25").
     """
+    provider = _FRAMES.get(world)
+    if provider is not None:
+        return _rendered_click_for(world, agent_index, object_id, affordance, provider(world, agent_index))
     obj = world.objects[object_id]
     camera = world.agents[agent_index].camera(world.field_of_view)
     x0, y0, x1, y1 = project_boxes(camera, np.array([obj.position]), np.array([obj.size]))[0]
@@ -246,9 +251,29 @@ def click_for(world: World, agent_index: int, object_id: str, affordance: str | 
     fractions = (0.5, 0.35, 0.65, 0.2, 0.8, 0.05, 0.95)
     for fy in fractions:
         for fx in fractions:
-            # two decimals, as a click is spoken ("Pickup Mug at 0.57 0.25")
             x, y = round(x0 + fx * (x1 - x0), 2), round(y0 + fy * (y1 - y0), 2)
             hit = object_at(world, agent_index, x, y, affordance)
             if hit is not None and hit.object_id == object_id:
                 return (x, y)
+    return None
+
+
+def _rendered_click_for(
+    world: World, agent_index: int, object_id: str, affordance: str | None, frames: Frames
+) -> tuple[float, float] | None:
+    mask = frames.mask(object_id)
+    if not mask.any():
+        return None
+    h, w = mask.shape
+    rows, cols = np.nonzero(mask)
+    # innermost pixels first: far from the mask's edge (distance to the nearest outside pixel)
+    import cv2
+
+    inside = cv2.distanceTransform(np.pad(mask, 1).astype(np.uint8), cv2.DIST_L2, 3)[1:-1, 1:-1]
+    order = np.argsort(-inside[rows, cols], kind="stable")[:12]
+    for i in order:
+        x, y = round((cols[i] + 0.5) / w, 2), round((rows[i] + 0.5) / h, 2)
+        hit = rendered_object_at(world, agent_index, x, y, affordance, frames)
+        if hit is not None and hit.object_id == object_id:
+            return (x, y)
     return None
