@@ -56,7 +56,8 @@ class ModularFollower:
             has_goal=self.goal is not None, planner_idle=action is None,
             heard_since_last_question=bool(heard),
         )
-        question = self.modules["dialogue_manager"].next_question(state)
+        # ALFRED episodes have no Commander to answer: nobody to ask
+        question = None if self.briefing.suite == "alfred" else self.modules["dialogue_manager"].next_question(state)
         if action is not None:
             return FollowerAction(action.action, dict(action.target))
         if question is not None:
