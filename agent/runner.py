@@ -78,13 +78,15 @@ class EpisodeLog:
         self.data["interactions"].append(entry)
 
 
-def _task_for(episode: Episode):
+def episode_task(episode: Episode):
+    """The TEACh task instance of a TATC episode (None for ALFRED)."""
     if episode.suite != "tatc":
         return None
     return instantiate(load_task_library(), episode.task_name, episode.task_params)
 
 
-def _score(sim: Simulator, episode: Episode, task) -> tuple[bool, int, int]:
+def goal_conditions(sim: Simulator, episode: Episode, task) -> tuple[bool, int, int]:
+    """(success, satisfied, total) of the episode's goal in the current state."""
     if task is not None:
         report = progress_check(sim.world, task)
         return bool(report["success"]), int(report["goal_conditions_satisfied"]), int(report["goal_conditions_total"])
@@ -99,7 +101,7 @@ def run_episode(
     """Run one episode; returns its result and its log."""
     started = time.perf_counter()
     max_steps, max_failed = limits or LIMITS[episode.suite]
-    task = _task_for(episode)
+    task = episode_task(episode)
     observation = sim.reset(episode.start)
     log = EpisodeLog(episode)
     briefing = FollowerBriefing(
@@ -133,7 +135,7 @@ def run_episode(
         action: FollowerAction = agents.follower.act(observation)
         if action.action == "Stop":
             log.add(FOLLOWER, "Stop", sim.steps, True, "")
-            done, _, _ = _score(sim, episode, task)
+            done, _, _ = goal_conditions(sim, episode, task)
             if done or commander is None:
                 end_reason = "follower_stop"
                 break
@@ -154,7 +156,7 @@ def run_episode(
         if failed >= max_failed:
             end_reason = "max_failed"
             break
-    success, satisfied, total = _score(sim, episode, task)
+    success, satisfied, total = goal_conditions(sim, episode, task)
     metrics = episode_metrics(success, satisfied, total, episode.expert_actions, steps)
     result = EpisodeResult(
         episode.episode_id, episode.suite, episode.split, episode.task_type, episode.floor_plan,

@@ -258,8 +258,9 @@ class Simulator:
     def metadata(self, agent_id: int = FOLLOWER) -> dict[str, Any]:
         """AI2-THOR-style metadata seen from ``agent_id`` (ground truth)."""
         world = self.world
-        ids, distances, _ = world.view(agent_id)
-        visible = set(world.visible_ids(agent_id))
+        view = world.view(agent_id)
+        ids, distances, _ = view
+        visible = set(world.visible_ids(agent_id, view))
         agent = world.agents[agent_id]
         action, success, error = self._last.get(agent_id, (None, True, ""))
         objects = [

@@ -167,9 +167,10 @@ class World:
         in_view = boxes_in_frustum(camera, centers, sizes)
         return ids, distances, in_view
 
-    def visible_ids(self, agent_index: int) -> list[str]:
-        """Objects the agent can see and reach: in view, within range, not hidden or held."""
-        ids, distances, in_view = self.view(agent_index)
+    def visible_ids(self, agent_index: int, view: tuple | None = None) -> list[str]:
+        """Objects the agent can see and reach: in view, within range, not hidden or held
+        (``view``: this agent's ``view()`` result, if already computed)."""
+        ids, distances, in_view = view or self.view(agent_index)
         candidates = np.nonzero(in_view & (distances <= self.interaction_distance))[0]
         out = []
         for i in candidates:

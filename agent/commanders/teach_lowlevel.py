@@ -16,6 +16,7 @@ do next?") gets the next piece of the plan, as before.
 from __future__ import annotations
 
 from agent.commanders.answers import Answerer, commander_seed, follower_questions
+from agent.followers.action_executor import MOTIONS
 from agent.interfaces import CommanderContext, CommanderTurn
 from agent.registry import commander
 from agent.types import QuestionKind
@@ -24,10 +25,8 @@ from simulator.expert.planning import KeyPlanner
 from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import progress_check
 
-TOKENS = {
-    "Forward": "Forward", "Backward": "Backward", "Turn Left": "TurnLeft", "Turn Right": "TurnRight",
-    "Look Up": "LookUp", "Look Down": "LookDown", "Pan Left": "PanLeft", "Pan Right": "PanRight",
-}
+# simulator action name -> the token the action-executor reads for it
+TOKENS = {action: token for token, action in MOTIONS.items()}
 CANNOT_HELP = "I am not sure how to do that part."
 ANSWERED = (QuestionKind.WHERE, QuestionKind.WHICH, QuestionKind.DONE)
 

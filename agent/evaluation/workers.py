@@ -24,7 +24,7 @@ import yaml
 
 from agent.config import RawConfig, build_dataclass
 from agent.metrics import episode_metrics
-from agent.runner import LIMITS, EpisodeResult, run_episode
+from agent.runner import LIMITS, EpisodeResult, episode_task, goal_conditions, run_episode
 from agent.settings import LoadedConfig, NesyConfig
 from simulator.episodes.model import Episode, episode_from_dict, episode_to_dict
 
@@ -123,16 +123,8 @@ class EpisodeWorker:
 def _goal_conditions(sim: Any, episode: Episode) -> tuple[int, int]:
     """Goal conditions of the state the episode crashed in (0/0 if even that fails)."""
     try:
-        if episode.suite == "tatc":
-            from simulator.tasks import instantiate, load_task_library, progress_check
-
-            task = instantiate(load_task_library(), episode.task_name, episode.task_params)
-            report = progress_check(sim.world, task)
-            return int(report["goal_conditions_satisfied"]), int(report["goal_conditions_total"])
-        from simulator.alfred.goals import goal_progress
-
-        progress = goal_progress(sim.world, episode.task_type, episode.pddl_params)
-        return progress.satisfied, progress.total
+        _, satisfied, total = goal_conditions(sim, episode, episode_task(episode))
+        return satisfied, total
     except Exception:
         return 0, 0
 

@@ -33,7 +33,7 @@ def parse_action_tokens(text: str) -> list[FollowerAction] | None:
         if word in MOTIONS:
             actions.append(FollowerAction(MOTIONS[word]))
             i += 1
-        elif word in INTERACTIONS and i + 4 < len(words) + 0 and words[i + 2] == "at":
+        elif word in INTERACTIONS and i + 4 < len(words) and words[i + 2] == "at":
             try:
                 x, y = float(words[i + 3]), float(words[i + 4])
             except ValueError:
