@@ -165,12 +165,13 @@ class OracleActor:
         ]
         visible = set(self.world.visible_ids(FOLLOWER))
         here = [o for o in candidates if o.object_id in visible]
-        target = (here or sorted(candidates, key=lambda o: self._distance(o.position)))[:1]
+        target = (here or sorted(candidates, key=lambda o: self.distance_to(o.position)))[:1]
         if not target:
             raise SkillFailed(f"nowhere to put down {held.object_id}")
         self.put(held.object_id, target[0].object_id)
 
-    def _distance(self, position) -> float:
+    def distance_to(self, position) -> float:
+        """Horizontal distance from the Follower to a point."""
         agent = self.world.agents[FOLLOWER]
         return ((position[0] - agent.x) ** 2 + (position[2] - agent.z) ** 2) ** 0.5
 
@@ -220,5 +221,5 @@ class OracleActor:
             o for o in self.world.objects.values()
             if o.object_type in types and o.object_id not in exclude
         ]
-        found.sort(key=lambda o: (self._distance(o.position), o.object_id))
+        found.sort(key=lambda o: (self.distance_to(o.position), o.object_id))
         return [o.object_id for o in found]

@@ -112,7 +112,7 @@ class TaskExpert:
         # prefer one that already holds the same kind of object (Put All X In One Y), then the nearest
         def score(o):
             same = sum(self.world.objects[c].object_type == mover for c in o.children)
-            return (-same, self.actor._distance(o.position), o.object_id)
+            return (-same, self.actor.distance_to(o.position), o.object_id)
         return min(candidates, key=score).object_id
 
     def _faucet_for(self, basin_id: str) -> str:
