@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 T = TypeVar("T")
 COMMAND_LINE = "the command line"

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 
 class MetricsError(NesyError):

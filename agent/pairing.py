@@ -14,7 +14,7 @@ import inspect
 from typing import Any
 
 from agent.config import ConfigError
-from agent.registry import registry
+from contracts.registry import registry
 from agent.runner import Agents
 from agent.settings import LoadedConfig, ModulesConfig, build_module
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agent import config as config_io
-from agent.registry import registry
+from contracts.registry import registry
 
 
 @dataclass

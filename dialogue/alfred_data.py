@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.errors import NesyError
-from agent.types import ALFRED_FIELDS, ALFRED_TASK_TYPES
+from contracts.errors import NesyError
+from contracts.language import ALFRED_FIELDS, ALFRED_TASK_TYPES
 from simulator.episodes.alfred import SPLIT_SEED, trial_split
 
 # The shared data folder beside the repository (override with NESY_SHARED_DATA).

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from agent.types import Intent, ParseContext, Subgoal, TaskSpec
+from contracts.language import Intent, ParseContext, Subgoal, TaskSpec
 
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from agent.types import ALFRED_FIELDS
+from contracts.language import ALFRED_FIELDS
 from dialogue.alfred_data import Annotation
 from dialogue.base import Parser
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from agent.types import Act, Intent, LocationHint, QuestionKind, Subgoal, TaskSpec
+from contracts.language import Act, Intent, LocationHint, QuestionKind, Subgoal, TaskSpec
 from dialogue import lexicon as lx
 
 _CONTAINERS = {"Fridge", "SinkBasin", "Microwave", "Cabinet", "Drawer", "GarbageCan", "Box", "Pot",

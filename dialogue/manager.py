@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from agent.registry import dialogue_manager
+from contracts.registry import dialogue_manager
 
 NEXT = "What should I do next?"
 DONE = "Are we done?"

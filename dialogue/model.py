@@ -20,7 +20,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from dialogue import lexicon as lx
 
 _TOKEN_RE = re.compile(r"[a-z]+|\d+")

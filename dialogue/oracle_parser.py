@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.interfaces import OracleModule
-from agent.registry import parser
-from agent.types import Intent, ParseContext, Subgoal, TaskSpec
+from contracts.registry import parser
+from contracts.language import Intent, ParseContext, Subgoal, TaskSpec
 
 
 @parser.register("oracle-parser")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agent.types import ALL, LocationHint, Subgoal, TaskSpec
+from contracts.language import ALL, LocationHint, Subgoal, TaskSpec
 from dialogue import lexicon as lx
 from dialogue.analysis import Analysis, Mention
 

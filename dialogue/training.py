@@ -16,7 +16,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from agent.types import ALFRED_FIELDS
+from contracts.language import ALFRED_FIELDS
 from dialogue import model as M
 from dialogue.alfred_data import DEFAULT_DATA, Annotation, load_annotations
 from simulator.episodes.alfred import DEV_FRACTION, SPLIT_SEED

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from agent.types import Belief, Detection
+from contracts.language import Belief, Detection
 
 
 @runtime_checkable

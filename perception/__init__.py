@@ -1,4 +1,4 @@
 """Perception: turns egocentric frames into object detections (classes, masks, scores).
 
-Modules register in the ``perception`` registry (``agent.registry.perception``).
+Modules register in the ``perception`` registry (``contracts.registry.perception``).
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from agent.types import Detection
+from contracts.language import Detection
 
 
 @runtime_checkable

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from agent.interfaces import OracleModule
-from agent.registry import perception
-from agent.types import Detection
+from contracts.registry import perception
+from contracts.language import Detection
 from simulator.geometry import project_boxes
 
 FOLLOWER = 1

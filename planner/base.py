@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from agent.types import Belief, Detection, LowLevelAction, Subgoal
+from contracts.language import Belief, Detection, LowLevelAction, Subgoal
 
 
 @runtime_checkable

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 FLAGS = (
     "pickupable", "receptacle", "openable", "toggleable", "sliceable",

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator import targeting
 from simulator.actions import ACTIONS, INTERACTION_OPS, apply
 from simulator.start_state import StartState, build_world

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.object_types import can_contain, type_info
 from simulator.objects import SimObject, encloses, format_object_id
 from simulator.scenes import load_scene

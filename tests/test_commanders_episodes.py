@@ -11,7 +11,7 @@ from agent.interfaces import FollowerAction
 from agent.pairing import build_agents
 from agent.runner import Agents, run_episode
 from agent.settings import load_config
-from agent.types import Act, ParseContext, QuestionKind
+from contracts.language import Act, ParseContext, QuestionKind
 from dialogue import lexicon as lx
 from dialogue.generation import Generator
 from dialogue.rules import RulesParser

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from agent.cli import main
-from agent.errors import NesyError
-from agent.types import ALFRED_FIELDS
+from contracts.errors import NesyError
+from contracts.language import ALFRED_FIELDS
 from dialogue.alfred_data import DataFormatError, load_annotations, trial_split
 from dialogue.evaluate import evaluate
 from dialogue.rules import RulesParser

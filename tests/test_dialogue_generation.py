@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.types import (
+from contracts.language import (
     ALL,
     TEACH_TASKS,
     LocationHint,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agent.cli import main
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from agent.evaluation.results import read_rows
 from agent.evaluation.suites import balanced_order, load_suite, select
 from agent.evaluation.summary import SUMMARY_KEYS
@@ -159,7 +159,7 @@ def test_ray_on_a_local_instance_matches_the_serial_run(tmp_path):
 
 
 def test_an_agent_that_raises_is_a_failed_episode(tmp_path, capsys):
-    from agent.registry import follower
+    from contracts.registry import follower
 
     @follower.register("test-crashing-follower")
     class CrashingFollower:

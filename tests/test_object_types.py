@@ -2,7 +2,7 @@
 
 import pytest
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.object_types import (
     TypeInfo,
     UnknownObjectTypeError,

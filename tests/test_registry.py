@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from agent.config import ConfigError
-from agent.registry import FAMILIES, Registry, UnknownModuleError, register, registry
+from contracts.registry import FAMILIES, Registry, UnknownModuleError, register, registry
 from agent.settings import ModuleConfig, build_module
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.render import CameraPose, Renderer, RoomGeometry, available
 from simulator.render.palette import LOOKS
 from simulator.render.synthetic import make_object as obj

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import simulator.render.gl as gl
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.render import available, top_down
 from simulator.render.bench import benchmark
 from simulator.render.synthetic import synthetic_kitchen

@@ -13,7 +13,7 @@ from sim_helpers import FRIDGE, KITCHEN, OBJECTS, go_to, place
 
 import simulator.render.gl as gl
 from agent.cli import main
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.render import Renderer, available
 from simulator.render.world_view import camera_pose, render_bounds, render_objects, room_geometry
 from simulator.scenes import load_scene

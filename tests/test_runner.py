@@ -8,7 +8,7 @@ import pytest
 
 from agent.interfaces import FollowerAction
 from agent.pairing import build_agents
-from agent.registry import planner
+from contracts.registry import planner
 from agent.runner import Agents, run_episode
 from agent.settings import load_config
 from simulator.episodes.model import load_episodes, shipped_path

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.scenes import (
     GRID,
     FixedObject,

@@ -16,7 +16,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 
 def subcommand_modules() -> list:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from agent.cli.common import print_json
-from agent.registry import FAMILIES, registry
+from contracts.registry import FAMILIES, registry
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from agent.cli.common import print_json
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 ORDER = 60
 
@@ -57,13 +57,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _build(name: str):  # -> Parser
-    from agent.registry import parser as registry
+    from contracts.registry import parser as registry
 
     return registry.build(name)
 
 
 def run_parse(args: argparse.Namespace) -> int:
-    from agent.types import ParseContext
+    from contracts.language import ParseContext
 
     parser = _build(args.parser)
     intents = parser.parse(args.text, ParseContext(task_known=args.task_known))

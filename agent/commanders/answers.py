@@ -24,7 +24,7 @@ from agent.commanders.language import join, say_step, say_where
 from agent.commanders.locations import describe, follower_direction, speakable
 from agent.commanders.steps import Step, all_keys, next_step
 from agent.interfaces import CommanderContext
-from agent.types import Act, Intent, QuestionKind
+from contracts.language import Act, Intent, QuestionKind
 from dialogue.generation import Generator, Utterance
 from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import object_classes, progress_check, search_object

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.commanders.locations import describe, speakable
 from agent.commanders.steps import Step, all_keys
-from agent.types import Act, Intent, LocationHint, Subgoal, TaskSpec
+from contracts.language import Act, Intent, LocationHint, Subgoal, TaskSpec
 from dialogue import lexicon as lx
 from dialogue.generation import Generator, Utterance
 from simulator.tasks import class_members, progress_check

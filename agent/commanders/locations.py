@@ -1,6 +1,6 @@
 """Where things are, in words a Commander can say: location hints from ground truth.
 
-A hint (``agent.types.LocationHint``) names the object, the fixed receptacle it is in or
+A hint (``contracts.language.LocationHint``) names the object, the fixed receptacle it is in or
 on (the floor plan's furniture: "in the drawer", "on the counter"; an object on the floor
 or a piece of furniture itself is "near" the nearest landmark), and one direction:
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from agent.types import LocationHint
+from contracts.language import LocationHint
 from dialogue import lexicon as lx
 from simulator.geometry import heading_vector
 from simulator.sim import FOLLOWER

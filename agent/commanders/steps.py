@@ -5,7 +5,7 @@ first unsatisfied problem key depends on what is already done (an empty pot is f
 before the potato goes in; a mug in the coffee machine only needs the machine on):
 
 =========================== ==========================================================
-problem key                 step (``agent.types.Subgoal``)
+problem key                 step (``contracts.language.Subgoal``)
 =========================== ==========================================================
 parentReceptacles = Y       PutObject(X, Y) (slices: "two slices of tomato")
 isDirty = 0                 CleanObject(X, SinkBasin, dirty); in the sink: faucet on
@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agent.commanders.locations import speakable
-from agent.types import Subgoal
+from contracts.language import Subgoal
 from simulator.expert.solver import FILL_CONTAINERS
 from simulator.expert.solver_keys import ProblemKey, unsatisfied_keys
 from simulator.sim import FOLLOWER

@@ -11,7 +11,7 @@ from __future__ import annotations
 from agent.commanders.answers import Answerer, commander_seed
 from agent.commanders.language import task_statement
 from agent.interfaces import CommanderContext, CommanderTurn
-from agent.registry import commander
+from contracts.registry import commander
 from dialogue.generation import Generator
 from simulator.sim import Observation
 from simulator.tasks import progress_check

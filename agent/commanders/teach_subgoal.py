@@ -19,7 +19,7 @@ from agent.commanders.language import task_statement
 from agent.commanders.steps import Step, key_done, next_step
 from agent.config import ConfigError
 from agent.interfaces import CommanderContext, CommanderTurn
-from agent.registry import commander
+from contracts.registry import commander
 from dialogue.generation import Generator, Utterance
 from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import progress_check

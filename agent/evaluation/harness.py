@@ -25,7 +25,7 @@ from typing import Any
 from tqdm import tqdm
 
 from agent.config import to_yaml
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from agent.evaluation.results import EPISODES_FILE, LOGS_DIR, RunFolder
 from agent.evaluation.suites import load_suite, select
 from agent.evaluation.summary import summarize
@@ -120,7 +120,7 @@ def check_modules(loaded: Any) -> None:
     import dataclasses
 
     from agent.config import validate_mapping
-    from agent.registry import registry
+    from contracts.registry import registry
 
     config = loaded.config
     specs = [("follower", "follower", config.follower), ("commander", "commander", config.commander)]

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 import cv2
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from agent.interfaces import CommanderContext, CommanderTurn, FollowerAction, FollowerBriefing
 
 ROLES = ("commander", "follower")

@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 PANEL = 300
 CAPTION = 150

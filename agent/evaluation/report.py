@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from agent.evaluation.results import read_rows
 from agent.evaluation.summary import summarize
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 EPISODES_FILE = "episodes.jsonl"
 LOGS_DIR = "logs"

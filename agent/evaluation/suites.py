@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.episodes.model import Episode
 
 SUITES = ("tatc", "alfred")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from agent.interfaces import FollowerAction, FollowerBriefing
-from agent.registry import follower
+from contracts.registry import follower
 from simulator.sim import Observation
 
 NEXT_QUESTION = "What should I do next?"

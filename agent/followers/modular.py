@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent.interfaces import FollowerAction, FollowerBriefing
-from agent.registry import follower
+from contracts.registry import follower
 from dialogue.manager import DialogueState
 from simulator.sim import Observation
 

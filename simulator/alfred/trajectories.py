@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.start_state import ObjectPlacement, StartState
 
 TASK_TYPES = (

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.start_state import ObjectPlacement, StartState
 
 FORMAT_VERSION = 1

@@ -8,7 +8,7 @@ built yet (``split_floor_plans`` says so).
 
 from __future__ import annotations
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 from simulator.scenes import supported_scenes
 
 VALID_UNSEEN = ("FloorPlan10", "FloorPlan219", "FloorPlan308", "FloorPlan424")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 INSTALL_HINT = (
     "install Mesa's EGL and software rasterizer (Debian/Ubuntu: "

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 from .gl import context
 from .meshes import PRIMITIVES, primitive_meshes

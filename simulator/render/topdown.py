@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 from .palette import look_of
 from .room import CELL

@@ -16,7 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 GRID = 0.25
 

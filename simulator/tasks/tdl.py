@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 REQUIRED_KEYS = ("task_id", "task_name", "task_nparams", "task_anchor_object", "desc", "components", "relations")
 ATOMIC_KEYS = ("determiner", "primary_condition", "instance_shareable", "conditions", "condition_failure_descs")

@@ -6,14 +6,14 @@ register themselves when their package is imported; third-party packages contrib
 modules through the entry-point group ``nesy.<family>`` (the entry point's name is the
 module name, its value the class, e.g. ``my-detector = my_pkg.detect:MyDetector``).
 
-    from agent.registry import perception
+    from contracts.registry import perception
 
     @perception.register("my-detector")
     class MyDetector: ...
 
     cls = perception.get("my-detector")
 
-This module imports nothing from the rest of the project, so any package may use it.
+It imports only other contract modules, so any package may use it.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import Any
 
-from agent.errors import NesyError
+from contracts.errors import NesyError
 
 FAMILIES = ("perception", "mapper", "planner", "parser", "dialogue_manager", "commander", "follower")
 
