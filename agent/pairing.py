@@ -14,9 +14,9 @@ import inspect
 from typing import Any
 
 from agent.config import ConfigError
-from contracts.registry import registry
 from agent.runner import Agents
 from agent.settings import LoadedConfig, ModulesConfig, build_module
+from contracts.registry import registry
 
 
 def oracles_in_use(loaded: LoadedConfig) -> list[str]:

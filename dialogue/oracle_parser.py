@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.interfaces import OracleModule
-from contracts.registry import parser
 from contracts.language import Intent, ParseContext, Subgoal, TaskSpec
+from contracts.registry import parser
 
 
 @parser.register("oracle-parser")

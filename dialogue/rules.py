@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from contracts.registry import parser as parser_registry
 from contracts.language import Act, Intent, ParseContext, QuestionKind, Subgoal, TaskSpec
+from contracts.registry import parser as parser_registry
 from dialogue import lexicon as lx
 from dialogue import semantics as sem
 from dialogue.analysis import Analysis, analyse, analyse_many

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from contracts.registry import parser as parser_registry
 from contracts.language import ALFRED_FIELDS, Intent, ParseContext, Subgoal, TaskSpec
+from contracts.registry import parser as parser_registry
 from dialogue import lexicon as lx
 from dialogue import model as M
 from dialogue.rules import RulesParser

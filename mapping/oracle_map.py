@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from agent.interfaces import OracleModule
-from contracts.registry import mapper
 from contracts.language import Belief, Detection, MapObject
+from contracts.registry import mapper
 
 FOLLOWER = 1
 STATES = ("is_open", "is_toggled", "is_dirty", "is_filled", "is_cooked", "is_sliced")

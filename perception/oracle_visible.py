@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from agent.interfaces import OracleModule
-from contracts.registry import perception
 from contracts.language import Detection
+from contracts.registry import perception
 from simulator.geometry import project_boxes
 
 FOLLOWER = 1

@@ -12,8 +12,8 @@ from collections import deque
 from typing import Any
 
 from agent.interfaces import OracleModule
-from contracts.registry import planner
 from contracts.language import Belief, Detection, LowLevelAction, Subgoal
+from contracts.registry import planner
 from simulator.expert.goals import goal_for
 from simulator.expert.planning import KeyPlanner
 

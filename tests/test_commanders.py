@@ -16,8 +16,8 @@ from agent.commanders.locations import LANDMARK_RANGE, describe, follower_direct
 from agent.commanders.steps import next_step
 from agent.followers.action_executor import parse_action_tokens
 from agent.interfaces import CommanderContext
-from contracts.registry import commander
 from contracts.language import Act, Intent, ParseContext, QuestionKind, Subgoal
+from contracts.registry import commander
 from dialogue.generation import Generator, Utterance
 from dialogue.rules import RulesParser
 from simulator.episodes.model import load_episodes, shipped_path

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from agent.cli import main
-from contracts.errors import NesyError
 from agent.evaluation.results import read_rows
 from agent.evaluation.suites import balanced_order, load_suite, select
 from agent.evaluation.summary import SUMMARY_KEYS
+from contracts.errors import NesyError
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE = str(ROOT / "configs" / "teach-baseline.yaml")

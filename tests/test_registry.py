@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 
 from agent.config import ConfigError
-from contracts.registry import FAMILIES, Registry, UnknownModuleError, register, registry
 from agent.settings import ModuleConfig, build_module
+from contracts.registry import FAMILIES, Registry, UnknownModuleError, register, registry
 
 
 def test_every_family_has_a_registry_with_its_entry_point_group():

@@ -8,9 +8,9 @@ import pytest
 
 from agent.interfaces import FollowerAction
 from agent.pairing import build_agents
-from contracts.registry import planner
 from agent.runner import Agents, run_episode
 from agent.settings import load_config
+from contracts.registry import planner
 from simulator.episodes.model import load_episodes, shipped_path
 from simulator.sim import Observation, Simulator
 

@@ -25,7 +25,6 @@ from typing import Any
 from tqdm import tqdm
 
 from agent.config import to_yaml
-from contracts.errors import NesyError
 from agent.evaluation.results import EPISODES_FILE, LOGS_DIR, RunFolder
 from agent.evaluation.suites import load_suite, select
 from agent.evaluation.summary import summarize
@@ -36,6 +35,7 @@ from agent.evaluation.workers import (
     run_in_process,
     suite_oracles,
 )
+from contracts.errors import NesyError
 from simulator.episodes.model import Episode, episode_to_dict
 
 RUN_FILE = "run.json"

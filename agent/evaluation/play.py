@@ -25,8 +25,8 @@ from typing import Any, TextIO
 
 import cv2
 
-from contracts.errors import NesyError
 from agent.interfaces import CommanderContext, CommanderTurn, FollowerAction, FollowerBriefing
+from contracts.errors import NesyError
 
 ROLES = ("commander", "follower")
 COMMANDER_HELP = (

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from contracts.errors import NesyError
 from agent.evaluation.results import read_rows
 from agent.evaluation.summary import summarize
+from contracts.errors import NesyError
 
 
 class ReportError(NesyError):
