@@ -7,6 +7,11 @@ config says so). An episode ends when the Commander sees the task done and stops
 Follower says Stop (and, in TATC, Progress Check agrees), or at a limit (TEACh: 1000
 Follower actions, 30 failed; ALFRED: 1000, 10). Every interaction goes into a
 TEACh-game-like log that is enough to replay the episode.
+
+The Follower is reset with a ``FollowerBriefing`` and the run's ``ModuleContext`` (camera
+intrinsics, rendering, the episode's seed, the worker index); during its turns the
+simulator sits behind the firewall (``agent.firewall``), and modules named ``oracle-*``
+get a read-only ``OracleAccess`` instead.
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from agent.interfaces import CommanderContext, FollowerAction, FollowerBriefing, OracleAccess
+from agent.firewall import guarded, unguarded
 from agent.metrics import episode_metrics
+from contracts.agents import CommanderContext, FollowerAction
+from contracts.observation import COMMANDER, FOLLOWER, FollowerBriefing, ModuleContext
 from simulator.alfred.goals import goal_progress
 from simulator.episodes.model import Episode, episode_to_dict
-from simulator.sim import COMMANDER, FOLLOWER, Simulator
+from simulator.oracle import OracleAccess
+from simulator.sim import Simulator
 from simulator.tasks import instantiate, load_task_library, progress_check
 
 LIMITS = {"tatc": (1000, 30), "alfred": (1000, 10)}
@@ -96,21 +104,23 @@ def goal_conditions(sim: Simulator, episode: Episode, task) -> tuple[bool, int, 
 
 def run_episode(
     episode: Episode, agents: Agents, sim: Simulator, limits: tuple[int, int] | None = None,
-    give_step_instructions: bool = False, seed: int = 0,
+    give_step_instructions: bool = False, seed: int = 0, worker_index: int = 0,
 ) -> tuple[EpisodeResult, dict[str, Any]]:
-    """Run one episode; returns its result and its log."""
+    """Run one episode; returns its result and its log. ``sim`` may already be firewalled
+    (``agent.firewall.guarded``); it is put behind the firewall if not."""
     started = time.perf_counter()
     max_steps, max_failed = limits or LIMITS[episode.suite]
     task = episode_task(episode)
+    sim = guarded(sim)
     observation = sim.reset(episode.start)
     log = EpisodeLog(episode)
-    briefing = FollowerBriefing(
-        episode.episode_id, episode.suite, episode.goal_text,
-        episode.step_texts if give_step_instructions else (),
-    )
-    agents.follower.reset(briefing)
+    briefing = FollowerBriefing(episode.suite, episode.goal_text, episode.step_texts if give_step_instructions else ())
+    context = ModuleContext(sim.camera_intrinsics(), sim.rendering, seed, worker_index)
+    access = OracleAccess(unguarded(sim), episode, task)
     for module in getattr(agents.follower, "oracle_modules", lambda: [])():
-        module.attach_oracle(OracleAccess(sim, episode, task))
+        module.attach_oracle(access)
+    with sim.follower_turn():
+        agents.follower.reset(briefing, context)
     commander = agents.commander if episode.suite == "tatc" else None
     if commander is not None:
         commander.reset(CommanderContext(sim, task, episode, seed))
@@ -132,7 +142,8 @@ def run_episode(
                 end_reason = "commander_done"
                 break
         observation = sim.observe(FOLLOWER) if commander is not None else observation
-        action: FollowerAction = agents.follower.act(observation)
+        with sim.follower_turn():
+            action: FollowerAction = agents.follower.act(observation)
         if action.action == "Stop":
             log.add(FOLLOWER, "Stop", sim.steps, True, "")
             done, _, _ = goal_conditions(sim, episode, task)

@@ -1,15 +1,20 @@
-"""Small data types shared between packages (dialogue, planner, agent): the language layer's
-output -- task specs, subgoals, location hints and dialogue intents.
+"""The language contract: task specs, subgoals, location hints and dialogue intents (the
+parser's output), and the ``Parser`` base every registered parser implements.
 
 Object and receptacle names are AI2-THOR object types ("Mug", "SinkBasin", "TomatoSliced").
-These types import nothing from the project, so any package may use them.
+TEACh tasks are named by their task definition with named parameters (``contracts.tasks``).
 """
 
 from __future__ import annotations
 
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from contracts.observation import ModuleContext
 
 ALFRED_TASK_TYPES = (
     "pick_and_place_simple",
@@ -21,22 +26,6 @@ ALFRED_TASK_TYPES = (
     "pick_and_place_with_movable_recep",
 )
 ALFRED_FIELDS = ("task_type", "object_target", "parent_target", "toggle_target", "mrecep_target", "object_sliced")
-
-# The 12 TEACh task types and the names of their parameters.
-TEACH_TASKS: dict[str, tuple[str, ...]] = {
-    "Water Plant": (),
-    "Coffee": (),
-    "Clean All X": ("X",),
-    "Put All X On Y": ("X", "Y"),
-    "Put All X In One Box": ("X",),
-    "Boil X": ("X",),
-    "Plate Of Toast": (),
-    "Sandwich": (),
-    "Salad": (),
-    "Breakfast": (),
-    "N Slices Of X In Y": ("N", "X", "Y"),
-    "N Cooked Slices Of X In Y": ("N", "X", "Y"),
-}
 
 ALL = -1
 """``Subgoal.count`` for "all of them"."""
@@ -163,53 +152,40 @@ class ParseContext:
     speaker: str = "commander"
 
 
-# ------------------------------------------------------------------------------------------
-# Perception and mapping: what the Follower's pipeline passes between its modules.
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
-@dataclass(frozen=True)
-class Detection:
-    """One detected object in the current frame.
-
-    ``box`` is the relative screen rectangle (x0, y0, x1, y1; x right, y down, in [0, 1]);
-    ``mask`` an H x W boolean array when a module segments. ``object_id`` and ``position``
-    are filled only by modules that know them (oracles know ids; a mapper estimates 3-D).
-    """
-
-    object_type: str
-    box: tuple[float, float, float, float]
-    score: float = 1.0
-    mask: Any = None
-    object_id: str | None = None
-    position: tuple[float, float, float] | None = None
+def split_sentences(utterance: str) -> list[str]:
+    parts = [p.strip() for p in _SENTENCE_RE.split(utterance.strip()) if p.strip()]
+    return parts or [utterance.strip()]
 
 
-@dataclass
-class MapObject:
-    """An object in the Follower's memory: where it is believed to be and in what state."""
+class Parser(ABC):
+    """Language -> symbols. ``parse`` never raises on odd input: it returns an intent with
+    ``act=UNKNOWN`` and/or the words it did not understand in ``unknown``."""
 
-    key: str
-    object_type: str
-    position: tuple[float, float, float]
-    size: tuple[float, float, float] = (0.1, 0.1, 0.1)
-    container: str | None = None
-    states: dict[str, Any] = field(default_factory=dict)
+    def reset(self, context: ModuleContext) -> None:
+        """Start an episode (parsers are usually stateless)."""
+        self.context = context
+
+    @abstractmethod
+    def parse(self, utterance: str, context: ParseContext | None = None) -> list[Intent]:
+        """One intent per sentence of a dialogue utterance."""
+
+    @abstractmethod
+    def parse_goals(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec | None]:
+        """Batch ``parse_goal``; None for an item with neither goal nor step text."""
+
+    def parse_goal(self, goal: str, steps: Sequence[str] = ()) -> TaskSpec | None:
+        """An ALFRED goal sentence (optionally with its step instructions) -> a task spec;
+        None when there is no text at all (a TATC Follower gets its task from dialogue)."""
+        return self.parse_goals([(goal, steps)])[0]
+
+    @abstractmethod
+    def parse_step(self, instruction: str) -> list[Subgoal]:
+        """A step instruction -> its subgoals, in order."""
 
 
-@dataclass
-class Belief:
-    """The mapper's output: where the agent can go, what it has seen, where it is."""
-
-    navigable: frozenset = frozenset()
-    objects: dict[str, MapObject] = field(default_factory=dict)
-    pose: tuple[float, float, int, float] = (0.0, 0.0, 0, 0.0)
-    holding: bool = False
-
-
-@dataclass(frozen=True)
-class LowLevelAction:
-    """A simulator action by name (TEACh or ALFRED vocabulary) with its target (a click
-    ``x, y`` for a Follower; never an objectId outside oracles)."""
-
-    action: str
-    target: dict[str, Any] = field(default_factory=dict)
+def has_text(goal: str, steps: Sequence[str]) -> bool:
+    """True if a goal or any step instruction has words (what ``parse_goals`` needs)."""
+    return bool(goal.strip()) or any(s.strip() for s in steps)

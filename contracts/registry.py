@@ -1,7 +1,11 @@
 """Module registries: one per module family, filled by ``@register`` and by entry points.
 
 A family (``perception``, ``mapper``, ``planner``, ``parser``, ``dialogue_manager``,
-``commander``, ``follower``) maps names used in configs to classes. Built-in modules
+``commander``, ``follower``) maps names used in configs to classes. Each family has one
+documented base (``FAMILY_BASES``: ``contracts.perception.Perception`` and so on);
+registration checks a class against it (every method the base requires, with a signature
+that accepts the base's arguments), so a module with a wrong signature fails when it is
+registered or discovered, with a message that names the method and the contract. Built-in modules
 register themselves when their package is imported; third-party packages contribute
 modules through the entry-point group ``nesy.<family>`` (the entry point's name is the
 module name, its value the class, e.g. ``my-detector = my_pkg.detect:MyDetector``).
@@ -20,24 +24,72 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import Any
 
+from contracts.agents import Commander, Follower
+from contracts.dialogue import DialogueManager
 from contracts.errors import NesyError
+from contracts.language import Parser
+from contracts.mapping import Mapper
+from contracts.perception import Perception
+from contracts.planning import Planner
 
 FAMILIES = ("perception", "mapper", "planner", "parser", "dialogue_manager", "commander", "follower")
+
+
+FAMILY_BASES: dict[str, type] = {
+    "perception": Perception, "mapper": Mapper, "planner": Planner, "parser": Parser,
+    "dialogue_manager": DialogueManager, "commander": Commander, "follower": Follower,
+}
 
 
 class UnknownModuleError(NesyError):
     """A config or command named a module that no registry knows."""
 
 
+class ModuleContractError(NesyError):
+    """A registered class does not implement its family's base."""
+
+
+def check_contract(family: str, cls: Any, base: type) -> None:
+    """Raise ``ModuleContractError`` unless ``cls`` has every method ``base`` requires (its
+    abstract methods and ``reset``), each accepting the arguments the base's caller passes."""
+    where = f"{base.__module__}.{base.__qualname__}"
+    if not isinstance(cls, type):
+        raise ModuleContractError(f"{family} modules must be classes implementing {where}, got {cls!r}")
+    required = sorted(set(getattr(base, "__abstractmethods__", ())) | ({"reset"} if hasattr(base, "reset") else set()))
+    for name in required:
+        contract = inspect.signature(getattr(base, name))
+        method = getattr(cls, name, None)
+        if not callable(method):
+            raise ModuleContractError(
+                f"{family} module {_qualname(cls)} has no method {name}{contract}; the {family} "
+                f"contract ({where}) requires it")
+        if getattr(method, "__isabstractmethod__", False):
+            raise ModuleContractError(
+                f"{family} module {_qualname(cls)} does not implement {name}{contract} ({where})")
+        try:
+            signature = inspect.signature(method)
+        except (TypeError, ValueError):  # a builtin or C callable: cannot check
+            continue
+        arguments = [object()] * len(contract.parameters)  # self + everything the caller may pass
+        try:
+            signature.bind(*arguments)
+        except TypeError:
+            raise ModuleContractError(
+                f"{family} module {_qualname(cls)}: {name}{signature} does not match the {family} "
+                f"contract {name}{contract} ({where})") from None
+
+
 class Registry:
     """Names -> classes for one module family."""
 
-    def __init__(self, family: str, builtin_packages: Iterable[str] = ()) -> None:
+    def __init__(self, family: str, builtin_packages: Iterable[str] = (), base: type | None = None) -> None:
         self.family = family
+        self.base = base
         self.entry_point_group = f"nesy.{family}"
         self._builtin_packages = tuple(builtin_packages)
         self._modules: dict[str, type] = {}
@@ -50,6 +102,8 @@ class Registry:
             raise ValueError(f"{self.family} module name must be a non-empty string, got {name!r}")
 
         def decorate(cls: type) -> type:
+            if self.base is not None:
+                check_contract(self.family, cls, self.base)
             known = self._modules.get(name)
             if known is not None and known is not cls and _qualname(known) != _qualname(cls):
                 raise ValueError(
@@ -81,7 +135,11 @@ class Registry:
                     f"entry point {entry_point.name!r} in group {self.entry_point_group!r} "
                     f"({entry_point.value}) failed to load: {exc}"
                 ) from exc
-            self.register(entry_point.name)(cls)
+            try:
+                self.register(entry_point.name)(cls)
+            except ModuleContractError as exc:
+                raise ModuleContractError(
+                    f"entry point {entry_point.name!r} in group {self.entry_point_group!r}: {exc}") from None
             self._origins[entry_point.name] = f"{entry_point.value} (entry point)"
 
     def refresh(self) -> None:
@@ -142,7 +200,7 @@ _BUILTIN_PACKAGES: dict[str, tuple[str, ...]] = {
 }
 
 REGISTRIES: dict[str, Registry] = {
-    family: Registry(family, _BUILTIN_PACKAGES[family]) for family in FAMILIES
+    family: Registry(family, _BUILTIN_PACKAGES[family], FAMILY_BASES[family]) for family in FAMILIES
 }
 
 perception = REGISTRIES["perception"]

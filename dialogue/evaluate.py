@@ -6,9 +6,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from contracts.language import ALFRED_FIELDS
+from contracts.language import ALFRED_FIELDS, Parser
 from dialogue.alfred_data import Annotation
-from dialogue.base import Parser
 
 Progress = Callable[[int, int], None]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from contracts.dialogue import Question
 from contracts.language import Act, Intent, LocationHint, QuestionKind, Subgoal, TaskSpec
 from dialogue import lexicon as lx
 
@@ -123,8 +124,9 @@ class Generator:
             "Put All X On Y": [f"Put all the {plural} {_prep(p.get('Y', ''))} the {lx.surface(p['Y'])}." if "Y" in p else "",
                                f"Place every {lx.surface(x)} on the {lx.surface(p['Y'])}." if "Y" in p and isinstance(x, str) else "",
                                f"Could you put all {plural} on the {lx.surface(p['Y'])}?" if "Y" in p else ""],
-            "Put All X In One Box": [f"Put all the {plural} in one box.", f"Place every {lx.surface(x)} in a single box."
-                                     if isinstance(x, str) else ""],
+            "Put All X In One Y": [f"Put all the {plural} {_prep(p['Y'])} one {lx.surface(p['Y'])}." if "Y" in p else "",
+                                   f"Place every {lx.surface(x)} {_prep(p['Y'])} a single {lx.surface(p['Y'])}."
+                                   if "Y" in p and isinstance(x, str) else ""],
             "Boil X": [f"Boil a {lx.surface(x)}." if isinstance(x, str) else "",
                        f"Could you boil the {lx.surface(x)}?" if isinstance(x, str) else ""],
             "Plate Of Toast": ["Make a plate of toast.", "Could you make me a plate of toast?", "I'd like a plate of toast."],
@@ -170,6 +172,10 @@ class Generator:
     # -- Follower -------------------------------------------------------------------------
     def acknowledgement(self) -> Utterance:
         return Utterance(self._pick(["Okay.", "Got it.", "Sure.", "Will do.", "On it!"]), (_intent(Act.ACKNOWLEDGEMENT),))
+
+    def ask(self, question: Question) -> Utterance:
+        """A dialogue manager's structured question in words."""
+        return self.question(question.kind, question.target, question.subgoal)
 
     def question(self, kind: QuestionKind, target: str | None = None, subgoal: Subgoal | None = None) -> Utterance:
         """"What should I do next?", "Where is the knife?", "Which mug?", "Are we done?"."""

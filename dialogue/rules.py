@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from contracts.language import Act, Intent, ParseContext, QuestionKind, Subgoal, TaskSpec
+from contracts.language import (
+    Act,
+    Intent,
+    ParseContext,
+    Parser,
+    QuestionKind,
+    Subgoal,
+    TaskSpec,
+    has_text,
+    split_sentences,
+)
 from contracts.registry import parser as parser_registry
 from dialogue import lexicon as lx
 from dialogue import semantics as sem
 from dialogue.analysis import Analysis, analyse, analyse_many
-from dialogue.base import split_sentences
 
 _WH = {"what": QuestionKind.OTHER, "where": QuestionKind.WHERE, "which": QuestionKind.WHICH}
 _CONFIRM_START = ("should", "shall", "do", "is", "does", "am", "are", "can", "did", "have", "was", "this", "that")
@@ -25,7 +34,7 @@ _DONE_PHRASES = ("that's all", "that is all", "all done", "we're done", "we are 
 
 
 @parser_registry.register("rules")
-class RulesParser:
+class RulesParser(Parser):
     """Rule-based parsing with spaCy tokens/lemmas/POS, a PhraseMatcher lexicon and rules."""
 
     def parse(self, utterance: str, context: ParseContext | None = None) -> list[Intent]:
@@ -40,14 +49,12 @@ class RulesParser:
                 context = ParseContext(True, context.last_target, context.speaker)
         return intents
 
-    def parse_goal(self, goal: str, steps: Sequence[str] = ()) -> TaskSpec:
-        return self.parse_goals([(goal, steps)])[0]
-
-    def parse_goals(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec]:
+    def parse_goals(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec | None]:
         texts = [g for g, _ in items] + [s for _, steps in items for s in steps]
         analyses = iter(analyse_many(texts))
         goals = [next(analyses) for _ in items]
-        return [sem.goal_spec(g, [next(analyses) for _ in steps]) for g, (_, steps) in zip(goals, items, strict=True)]
+        return [sem.goal_spec(g, [next(analyses) for _ in steps]) if has_text(text, steps) else None
+                for g, (text, steps) in zip(goals, items, strict=True)]
 
     def parse_step(self, instruction: str) -> list[Subgoal]:
         return sem.subgoals(analyse(instruction))

@@ -13,7 +13,7 @@ from dialogue.analysis import Analysis, Mention
 _ACTIONS = {"clean": "CleanObject", "heat": "HeatObject", "cool": "CoolObject", "slice": "SliceObject",
             "pickup": "PickupObject", "put": "PutObject", "open": "OpenObject", "close": "CloseObject",
             "fill": "FillObject", "pour": "PourObject", "goto": "GotoLocation"}
-_ONE_BOX = ("one box", "single box", "same box", "one of the boxes", "a box together")
+_ONE = ("one", "single", "same")  # "in one drawer", "in a single box": TEACh's Put All X In One Y
 
 
 def object_type(m: Mention) -> str:
@@ -104,8 +104,8 @@ def teach_task(a: Analysis, task_known: bool) -> TaskSpec | None:
         x = things[0].type
         if "clean" in preds:
             return TaskSpec(teach_task="Clean All X", teach_params={"X": x})
-        if places and places[-1].type == "Box" and any(p in text for p in _ONE_BOX):
-            return TaskSpec(teach_task="Put All X In One Box", teach_params={"X": x})
+        if places and places[-1].start > 0 and a.words[places[-1].start - 1] in _ONE:
+            return TaskSpec(teach_task="Put All X In One Y", teach_params={"X": x, "Y": places[-1].type})
         if "put" in preds and places:
             return TaskSpec(teach_task="Put All X On Y", teach_params={"X": x, "Y": places[-1].type})
     if not task_known and things and places and "sliced" in things[0].states and (things[0].count or 0) >= 1 \

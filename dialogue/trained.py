@@ -16,7 +16,15 @@ from pathlib import Path
 
 import numpy as np
 
-from contracts.language import ALFRED_FIELDS, Intent, ParseContext, Subgoal, TaskSpec
+from contracts.language import (
+    ALFRED_FIELDS,
+    Intent,
+    ParseContext,
+    Parser,
+    Subgoal,
+    TaskSpec,
+    has_text,
+)
 from contracts.registry import parser as parser_registry
 from dialogue import lexicon as lx
 from dialogue import model as M
@@ -63,7 +71,7 @@ def _decode(p: dict[str, dict[str, float]]) -> TaskSpec:
 
 
 @parser_registry.register("trained")
-class TrainedParser:
+class TrainedParser(Parser):
     """ALFRED goals and steps by the trained model; dialogue acts by the rules."""
 
     @dataclass
@@ -87,10 +95,16 @@ class TrainedParser:
     def parse(self, utterance: str, context: ParseContext | None = None) -> list[Intent]:
         return self.rules.parse(utterance, context)
 
-    def parse_goal(self, goal: str, steps: Sequence[str] = ()) -> TaskSpec:
-        return self.parse_goals([(goal, steps)])[0]
+    def parse_goals(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec | None]:
+        worded = [k for k, (g, s) in enumerate(items) if has_text(g, s)]
+        specs: list[TaskSpec | None] = [None] * len(items)
+        for k, spec in zip(worded, self._parse_worded([items[k] for k in worded]), strict=True):
+            specs[k] = spec
+        return specs
 
-    def parse_goals(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec]:
+    def _parse_worded(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec]:
+        if not items:
+            return []
         feats = [M.features(g, list(s)) for g, s in items]
         goal_models = [m for name, m in sorted(self.models.items()) if name.startswith("goal")]
         runs = [m.probabilities(feats) for m in goal_models]

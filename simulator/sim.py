@@ -6,25 +6,27 @@ SearchObject) and agent 1 is the Follower (moves, interacts, talks). ALFRED epis
 the Follower alone. ``step`` never raises on an agent's action: a bad action returns
 ``success=False`` with an AI2-THOR-like ``errorMessage`` and leaves the state unchanged.
 
-What an agent observes (``Observation``) is what a robot would: its own odometry pose,
-whether its hand is full, the result of its last action and the new utterances, plus
-egocentric RGB and depth frames when rendering is on (``render: egl``). Ground truth is in
-``metadata()``, ``world`` and ``instance_frame()`` (the instance buffer and its objectIds),
-for oracles, clicks and evaluation only.
+What an agent observes (``contracts.observation.Observation``) is what a robot would: its
+pose as odometry relative to its pose at ``reset``, whether its hand is full, the result of
+its last action and the new utterances, plus egocentric RGB and depth frames when
+rendering is on (``render: egl``). Ground truth is in ``metadata()``, ``world`` and
+``instance_frame()`` (the instance buffer and its objectIds), for oracles, clicks and
+evaluation only (Follower-side oracles read it through ``simulator.oracle.OracleAccess``).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from contracts.errors import NesyError
+from contracts.geometry import CameraIntrinsics, relative_pose
+from contracts.observation import COMMANDER, FOLLOWER, Observation, Utterance
 from simulator import targeting
 from simulator.actions import ACTIONS, INTERACTION_OPS, apply
+from simulator.geometry import CAMERA_HEIGHT
 from simulator.start_state import StartState, build_world
 from simulator.world import World
 
@@ -32,29 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from simulator.render.types import Frames
     from simulator.render.world_view import WorldRenderer
 
-COMMANDER, FOLLOWER = 0, 1
-
-
-@dataclass(frozen=True)
-class Utterance:
-    agent_id: int
-    text: str
-    step: int
-
-
-@dataclass
-class Observation:
-    """What one agent perceives after an action (no ground truth)."""
-
-    agent_id: int
-    pose: tuple[float, float, int, float]  # x, z, rotation, horizon (odometry)
-    holding: bool
-    last_action: str | None
-    last_action_success: bool
-    error_message: str
-    utterances: list[Utterance] = field(default_factory=list)
-    rgb: np.ndarray | None = None  # H x W x 3 uint8 when rendering is on
-    depth: np.ndarray | None = None  # H x W float32 metres along the view axis (0: nothing)
+__all__ = ["COMMANDER", "FOLLOWER", "Observation", "Simulator", "SimulatorSettings", "StepResult", "Utterance"]
 
 
 @dataclass
@@ -103,6 +83,7 @@ class Simulator:
         self.dialogue: list[Utterance] = []
         self._heard: dict[int, int] = {}
         self._last: dict[int, tuple[str | None, bool, str]] = {}
+        self._origin: dict[int, tuple] = {}  # each agent's pose at reset: its odometry frame
         self.steps = 0
         self.start: StartState | None = None
 
@@ -131,8 +112,18 @@ class Simulator:
         self.dialogue = []
         self._heard = {COMMANDER: 0, FOLLOWER: 0}
         self._last = {COMMANDER: (None, True, ""), FOLLOWER: (None, True, "")}
+        self._origin = {i: agent.pose() for i, agent in enumerate(self._world.agents)}
         self.steps = 0
         return self.observe(FOLLOWER)
+
+    def odometry_origin(self, agent_id: int = FOLLOWER) -> tuple:
+        """The world pose (x, z, rotation, horizon) an agent's odometry is relative to: its
+        pose at ``reset`` (ground truth; oracles use it to express truth in that frame)."""
+        return self._origin[agent_id]
+
+    def camera_intrinsics(self) -> CameraIntrinsics:
+        """The Follower camera's intrinsics (frame size, vertical field of view, height)."""
+        return CameraIntrinsics(self.settings.width, self.settings.height, self.settings.field_of_view, CAMERA_HEIGHT)
 
     def search_object(self, query: str, agent_id: int = COMMANDER) -> dict[str, Any]:
         """TEACh's SearchObject (a Commander call): the object by id or fuzzy type name, its
@@ -167,6 +158,7 @@ class Simulator:
         twin.dialogue = list(self.dialogue)
         twin._heard = dict(self._heard)
         twin._last = dict(self._last)
+        twin._origin = dict(self._origin)
         twin.steps = self.steps
         twin.start = self.start
         return twin
@@ -193,7 +185,7 @@ class Simulator:
             elif spec.op != "stop":
                 error = apply(world, agent_id, spec, target)
         self.steps += 1
-        if agent_id in (COMMANDER, FOLLOWER):
+        if type(agent_id) is int and agent_id in (COMMANDER, FOLLOWER):
             self._last[agent_id] = (action, error is None, error or "")
             observation = self.observe(agent_id)
         else:
@@ -201,8 +193,10 @@ class Simulator:
         return StepResult(error is None, error or "", observation)
 
     def _check(self, agent_id: int, action: str) -> str | None:
-        if agent_id not in (COMMANDER, FOLLOWER):
-            return f"Unknown agent {agent_id!r}: 0 is the Commander, 1 the Follower"
+        if type(agent_id) is not int or agent_id not in (COMMANDER, FOLLOWER):
+            return f"Unknown agent {agent_id!r}: 0 is the Commander, 1 the Follower (an int)"
+        if not isinstance(action, str):
+            return f"An action is named by a string, got {type(action).__name__} {action!r}"
         if action not in ACTIONS:
             return f"Unknown action {action!r}; known actions: {', '.join(ACTIONS)}"
         if agent_id == COMMANDER and ACTIONS[action].op in INTERACTION_OPS:
@@ -219,7 +213,8 @@ class Simulator:
         new = [u for u in self.dialogue[heard_from:] if u.agent_id != agent_id]
         self._heard[agent_id] = len(self.dialogue)
         action, success, error = self._last.get(agent_id, (None, True, ""))
-        observation = Observation(agent_id, agent.pose(), agent.held is not None, action, success, error, new)
+        pose = relative_pose(self._origin[agent_id], agent.pose())
+        observation = Observation(agent_id, pose, agent.held is not None, action, success, error, new)
         if self._view is not None:
             frames = self._view.frames(self.world, agent_id)
             observation.rgb, observation.depth = frames.rgb.copy(), frames.depth.copy()

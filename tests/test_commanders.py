@@ -15,7 +15,7 @@ from agent.commanders.answers import DONE_REPLIES, Answerer
 from agent.commanders.locations import LANDMARK_RANGE, describe, follower_direction, speakable
 from agent.commanders.steps import next_step
 from agent.followers.action_executor import parse_action_tokens
-from agent.interfaces import CommanderContext
+from contracts.agents import CommanderContext
 from contracts.language import Act, Intent, ParseContext, QuestionKind, Subgoal
 from contracts.registry import commander
 from dialogue.generation import Generator, Utterance

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from agent.interfaces import FollowerAction
 from agent.pairing import build_agents
 from agent.runner import Agents, run_episode
 from agent.settings import load_config
+from contracts.agents import FollowerAction
 from contracts.language import Act, ParseContext, QuestionKind
 from dialogue import lexicon as lx
 from dialogue.generation import Generator
@@ -79,7 +79,7 @@ class Idler:
     def __init__(self, failing: bool = False) -> None:
         self.failing = failing
 
-    def reset(self, briefing):
+    def reset(self, briefing, context):
         pass
 
     def act(self, observation):
@@ -110,8 +110,8 @@ class Asker:
     def oracle_modules(self):
         return self.inner.oracle_modules()
 
-    def reset(self, briefing):
-        self.inner.reset(briefing)
+    def reset(self, briefing, context):
+        self.inner.reset(briefing, context)
         self.pending = [self.gen.question(QuestionKind.NEXT).text]
         self.asked: set[str] = set()
         self.stopping = False

@@ -6,13 +6,13 @@ import pytest
 
 from contracts.language import (
     ALL,
-    TEACH_TASKS,
     LocationHint,
     ParseContext,
     QuestionKind,
     Subgoal,
     TaskSpec,
 )
+from contracts.tasks import TEACH_TASKS
 from dialogue.generation import Generator, Utterance
 from dialogue.rules import RulesParser
 
@@ -55,7 +55,8 @@ TASKS = [
     *[TaskSpec(teach_task="Clean All X", teach_params={"X": x}) for x in ("Plate", "Mug", "Bowl", "Cup", "Pan", "Pot")],
     *[TaskSpec(teach_task="Put All X On Y", teach_params={"X": x, "Y": y})
       for x, y in (("RemoteControl", "Sofa"), ("Apple", "DiningTable"), ("Fork", "CounterTop"), ("Newspaper", "ArmChair"), ("Watch", "SideTable"))],
-    *[TaskSpec(teach_task="Put All X In One Box", teach_params={"X": x}) for x in ("RemoteControl", "Watch", "CreditCard")],
+    *[TaskSpec(teach_task="Put All X In One Y", teach_params={"X": x, "Y": y})
+      for x, y in (("RemoteControl", "Box"), ("Watch", "Box"), ("Pencil", "Drawer"), ("Mug", "Cabinet"))],
     TaskSpec(teach_task="Boil X", teach_params={"X": "Potato"}),
     TaskSpec(teach_task="Plate Of Toast"), TaskSpec(teach_task="Sandwich"), TaskSpec(teach_task="Salad"),
     TaskSpec(teach_task="Breakfast"),

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from contracts.language import Act, LocationHint, ParseContext, QuestionKind, Subgoal
+from contracts.language import Act, LocationHint, ParseContext, Parser, QuestionKind, Subgoal
 from contracts.registry import parser as parser_registry
-from dialogue.base import Parser
 from dialogue.rules import RulesParser
 
 

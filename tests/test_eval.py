@@ -163,7 +163,7 @@ def test_an_agent_that_raises_is_a_failed_episode(tmp_path, capsys):
 
     @follower.register("test-crashing-follower")
     class CrashingFollower:
-        def reset(self, briefing):
+        def reset(self, briefing, context):
             pass
 
         def act(self, observation):

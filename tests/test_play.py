@@ -10,8 +10,8 @@ from pathlib import Path
 from agent.cli import main
 from agent.evaluation.play import Console, parse_follower_command, pick_episode, play
 from agent.followers.action_executor import MOTIONS
-from agent.interfaces import FollowerAction
 from agent.settings import load_config
+from contracts.agents import FollowerAction
 
 BASELINE = str(Path(__file__).resolve().parents[1] / "configs" / "teach-baseline.yaml")
 

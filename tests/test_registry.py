@@ -9,7 +9,18 @@ import pytest
 
 from agent.config import ConfigError
 from agent.settings import ModuleConfig, build_module
-from contracts.registry import FAMILIES, Registry, UnknownModuleError, register, registry
+from contracts.mapping import Mapper
+from contracts.perception import Perception
+from contracts.planning import Planner
+from contracts.registry import (
+    FAMILIES,
+    FAMILY_BASES,
+    ModuleContractError,
+    Registry,
+    UnknownModuleError,
+    register,
+    registry,
+)
 
 
 def test_every_family_has_a_registry_with_its_entry_point_group():
@@ -64,13 +75,25 @@ def plugin_on_path(tmp_path, monkeypatch):
     (package / "__init__.py").write_text(textwrap.dedent('''
         from dataclasses import dataclass
 
-        class CountingDetector:
+        from contracts.perception import Perception
+
+        class CountingDetector(Perception):
             @dataclass
             class Params:
                 threshold: float = 0.5
 
             def __init__(self, params):
                 self.params = params
+
+            def detect(self, observation):
+                return []
+
+        class WrongDetector:  # detect() without the observation: breaks the contract
+            def reset(self, context):
+                pass
+
+            def detect(self):
+                return []
     '''))
     dist = tmp_path / "nesy_test_plugin-0.1.dist-info"
     dist.mkdir()
@@ -92,17 +115,61 @@ def test_entry_point_module_is_discovered_and_built(plugin_on_path):
     registry("perception").refresh()
 
 
+def test_a_plugin_with_a_wrong_signature_fails_at_discovery_naming_the_method(plugin_on_path, tmp_path):
+    entry_points = tmp_path / "nesy_test_plugin-0.1.dist-info" / "entry_points.txt"
+    entry_points.write_text("[nesy.perception]\nwrong-detector = nesy_test_plugin:WrongDetector\n")
+    with pytest.raises(ModuleContractError, match=r"'wrong-detector'.*detect\(self\) does not match .*"
+                                                  r"detect\(self, observation"):
+        Registry("perception", base=Perception).names()
+
+
+def test_registration_checks_the_family_base():
+    reg = Registry("planner", base=Planner)
+    with pytest.raises(ModuleContractError, match="has no method skill"):
+        @reg.register("half-planner")
+        class HalfPlanner:
+            def reset(self, context):
+                pass
+
+            def plan(self, goal, belief, failure=None):
+                return None
+
+    with pytest.raises(ModuleContractError, match="does not implement plan"):
+        @reg.register("abstract-planner")
+        class AbstractPlanner(Planner):
+            def skill(self, step, belief):
+                return None
+
+    @reg.register("structural-planner")  # no subclassing needed: the methods are what counts
+    class StructuralPlanner:
+        def reset(self, context):
+            pass
+
+        def plan(self, goal, belief, *rest):
+            return None
+
+        def skill(self, step, belief):
+            return None
+
+    assert reg.get("structural-planner") is StructuralPlanner
+    for family in FAMILIES:
+        assert registry(family).base is FAMILY_BASES[family]
+
+
 def test_module_params_are_validated_against_its_params_dataclass():
     reg = registry("mapper")
 
     @reg.register("test-grid-map")
-    class GridMap:
+    class GridMap(Mapper):
         @dataclass
         class Params:
             cell_size: float = 0.25
 
         def __init__(self, params):
             self.params = params
+
+        def update(self, observation, detections, outcome=None, hints=()):
+            return None
 
     assert build_module("mapper", ModuleConfig("test-grid-map", {"cell_size": 0.05})).params.cell_size == 0.05
     with pytest.raises(ConfigError, match=r"mapper.params.cel_size': unknown key \(did you mean 'cell_size'"):

@@ -6,13 +6,15 @@ import dataclasses
 
 import pytest
 
-from agent.interfaces import FollowerAction
 from agent.pairing import build_agents
 from agent.runner import Agents, run_episode
 from agent.settings import load_config
+from contracts.agents import FollowerAction
+from contracts.observation import Observation
+from contracts.planning import Plan, Planner
 from contracts.registry import planner
 from simulator.episodes.model import load_episodes, shipped_path
-from simulator.sim import Observation, Simulator
+from simulator.sim import Simulator
 
 EPISODES = load_episodes(shipped_path("valid_unseen"))[0]
 ONE_PER_TYPE = list({e.task_type: e for e in EPISODES}.values())
@@ -48,9 +50,9 @@ class Spy:
         self.inner = inner
         self.seen = []
 
-    def reset(self, briefing):
+    def reset(self, briefing, context):
         self.seen.append(briefing)
-        self.inner.reset(briefing)
+        self.inner.reset(briefing, context)
 
     def act(self, observation):
         self.seen.append(observation)
@@ -72,7 +74,7 @@ def test_follower_receives_only_observations():
 
 
 @planner.register("test-peeking-planner")
-class PeekingPlanner:
+class PeekingPlanner(Planner):
     """A non-oracle module that would read ground truth if it were handed any."""
 
     attached = False
@@ -80,14 +82,11 @@ class PeekingPlanner:
     def attach_oracle(self, access):
         PeekingPlanner.attached = True
 
-    def reset(self):
-        pass
+    def plan(self, goal, belief, failure=None):
+        return Plan.idle()
 
-    def plan(self, goal, belief):
-        return []
-
-    def next_action(self, goal, belief, detections):
-        return None
+    def skill(self, step, belief):
+        raise AssertionError("an idle plan has no steps")
 
 
 def test_ground_truth_reaches_only_modules_named_oracle():
@@ -101,7 +100,7 @@ def test_ground_truth_reaches_only_modules_named_oracle():
 
 def test_limits_end_episodes():
     class Bumper:
-        def reset(self, briefing):
+        def reset(self, briefing, context):
             pass
 
         def act(self, observation):

@@ -23,7 +23,7 @@ from functools import lru_cache
 from agent.commanders.language import join, say_step, say_where
 from agent.commanders.locations import describe, follower_direction, speakable
 from agent.commanders.steps import Step, all_keys, next_step
-from agent.interfaces import CommanderContext
+from contracts.agents import CommanderContext
 from contracts.language import Act, Intent, QuestionKind
 from dialogue.generation import Generator, Utterance
 from simulator.sim import FOLLOWER, Observation

@@ -122,7 +122,7 @@ def task_statement(gen: Generator, world: World, task: Any) -> Utterance | None:
         verb = gen.rng.choice(("Clean all the", "Rinse all", "Please wash all the"))
         return _instruction(f"{verb} {_plural_list(xs)}.", task=TaskSpec(teach_task=name, teach_params={"X": xs[0]}))
     y, prep = ys[0], p[1]
-    meaning = TaskSpec(teach_task="Put All X On Y", teach_params={"X": xs[0], "Y": y})
+    meaning = TaskSpec(teach_task=name, teach_params={"X": xs[0], "Y": y})
     if name == "Put All X On Y" and len(xs) == 1 and xs[0] == p[0] and prep == "on":
         return gen.task(TaskSpec(teach_task=name, teach_params={"X": p[0], "Y": y}))
     one = " one" if name == "Put All X In One Y" else " the"

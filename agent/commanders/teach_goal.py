@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from agent.commanders.answers import Answerer, commander_seed
 from agent.commanders.language import task_statement
-from agent.interfaces import CommanderContext, CommanderTurn
+from contracts.agents import CommanderContext, CommanderTurn
 from contracts.registry import commander
 from dialogue.generation import Generator
 from simulator.sim import Observation

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from agent.commanders.answers import Answerer, commander_seed, follower_questions
 from agent.followers.action_executor import MOTIONS
-from agent.interfaces import CommanderContext, CommanderTurn
+from contracts.agents import CommanderContext, CommanderTurn
 from contracts.language import QuestionKind
 from contracts.registry import commander
 from dialogue.generation import Generator

@@ -18,7 +18,7 @@ from agent.commanders.answers import Answerer, commander_seed
 from agent.commanders.language import task_statement
 from agent.commanders.steps import Step, key_done, next_step
 from agent.config import ConfigError
-from agent.interfaces import CommanderContext, CommanderTurn
+from contracts.agents import CommanderContext, CommanderTurn
 from contracts.registry import commander
 from dialogue.generation import Generator, Utterance
 from simulator.sim import FOLLOWER, Observation

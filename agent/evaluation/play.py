@@ -25,8 +25,9 @@ from typing import Any, TextIO
 
 import cv2
 
-from agent.interfaces import CommanderContext, CommanderTurn, FollowerAction, FollowerBriefing
+from contracts.agents import CommanderContext, CommanderTurn, FollowerAction
 from contracts.errors import NesyError
+from contracts.observation import FollowerBriefing
 
 ROLES = ("commander", "follower")
 COMMANDER_HELP = (
@@ -228,7 +229,7 @@ class HumanFollower:
         self.sim = sim
         console.sim = sim
 
-    def reset(self, briefing: FollowerBriefing) -> None:
+    def reset(self, briefing: FollowerBriefing, context: Any = None) -> None:
         self.console.say("You are the Follower." + (f" Your goal: {briefing.goal_text}" if briefing.goal_text
                                                    else " A Commander will tell you what to do."))
         for i, step in enumerate(briefing.step_texts, 1):

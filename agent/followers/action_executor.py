@@ -4,18 +4,21 @@ TEACh's rule-based Follower (appendix E): it keeps a queue of actions; whenever 
 is empty it asks "What should I do next?". An utterance such as
 "Forward Forward TurnRight LookDown Pickup Mug at 0.57 0.25" is split into tokens, each one
 Follower action (interactions carry an object name and a click position). Utterances that
-are not action tokens are ignored. It reads nothing but its observations.
+are not action tokens are ignored. It reads nothing but its observations; its question is
+rendered by ``dialogue.generation`` (seeded by the episode).
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-from agent.interfaces import FollowerAction, FollowerBriefing
+from contracts.agents import Follower, FollowerAction
+from contracts.dialogue import Question
+from contracts.language import QuestionKind
+from contracts.observation import FollowerBriefing, ModuleContext, Observation
 from contracts.registry import follower
-from simulator.sim import Observation
+from dialogue.generation import Generator
 
-NEXT_QUESTION = "What should I do next?"
 MOTIONS = {
     "Forward": "Forward", "Backward": "Backward", "TurnLeft": "Turn Left", "TurnRight": "Turn Right",
     "LookUp": "Look Up", "LookDown": "Look Down", "PanLeft": "Pan Left", "PanRight": "Pan Right",
@@ -46,16 +49,17 @@ def parse_action_tokens(text: str) -> list[FollowerAction] | None:
 
 
 @follower.register("action-executor")
-class ActionExecutor:
+class ActionExecutor(Follower):
     """Executes token instructions; asks for the next instruction when it has none."""
 
     def __init__(self) -> None:
         self.queue: deque[FollowerAction] = deque()
         self.waiting = False
 
-    def reset(self, briefing: FollowerBriefing) -> None:
+    def reset(self, briefing: FollowerBriefing, context: ModuleContext) -> None:
         self.queue.clear()
         self.waiting = False
+        self.generator = Generator(context.seed)
 
     def act(self, observation: Observation) -> FollowerAction:
         for utterance in observation.utterances:
@@ -67,5 +71,5 @@ class ActionExecutor:
             return self.queue.popleft()
         if not self.waiting:
             self.waiting = True
-            return FollowerAction.say(NEXT_QUESTION)
+            return FollowerAction.say(self.generator.ask(Question(QuestionKind.NEXT)).text)
         return FollowerAction("Stop")

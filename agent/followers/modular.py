@@ -1,65 +1,126 @@
 """The ``modular`` Follower: DESIGN.md's pipeline assembled from registered modules.
 
-One step: the parser turns new utterances into intents (and the briefing's goal into a
-task spec) -> perception detects objects -> the mapper updates the belief -> the dialogue
-manager may ask a question -> otherwise the planner (subgoals + skills) picks the next
-low-level action; with nothing left to do the Follower says Stop. Which modules run is the
-config's choice (``modules:``); modules named ``oracle-*`` are given ground truth by the
-runner and are listed in every result.
+At ``reset`` every module gets the run's ``ModuleContext``; the parser turns the briefing
+into the goal (ALFRED: the human goal, and the step instructions if given; TATC: nothing,
+so the goal starts empty, except with ``oracle-parser``, which reads it from the episode).
+Then each ``act(observation)``:
+
+1. the parser turns the Commander's new utterances into intents: a task statement sets the
+   goal's task, instructions append subgoals, location hints (and location answers) are
+   kept for the mapper (``agent.followers.intents``);
+2. perception turns the frame into detections;
+3. the mapper updates the Belief from the observation, the detections, the outcome of the
+   Follower's last low-level action and the new hints;
+4. with no skill running, the planner plans the goal against the Belief (passing the last
+   skill failure, if any); with an empty goal the plan is idle ("no goal");
+5. the dialogue manager sees the planner's status and may ask a question **before** the
+   Follower acts (never in ALFRED episodes: nobody would answer); ``dialogue.generation``
+   renders it;
+6. otherwise the skill for the plan's first step gives the next low-level action; when it
+   reports success or failure the Follower drops it and goes back to 4 (at most
+   ``MAX_SKILL_CHANGES`` times per step); with nothing to do or ask it says Stop.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agent.interfaces import FollowerAction, FollowerBriefing
+from agent.followers.intents import IntentReader
+from contracts.agents import Follower, FollowerAction
+from contracts.dialogue import DialogueState, Question
+from contracts.observation import COMMANDER, FollowerBriefing, ModuleContext, Observation
+from contracts.planning import (
+    ActionOutcome,
+    Goal,
+    LowLevelAction,
+    Plan,
+    PlannedSubgoal,
+    Skill,
+    SkillFailure,
+    SkillState,
+)
 from contracts.registry import follower
-from dialogue.manager import DialogueState
-from simulator.sim import Observation
+from dialogue.generation import Generator
 
-COMMANDER = 0
+MAX_SKILL_CHANGES = 8  # skills that may end within one step before the Follower gives up the step
 
 
 @follower.register("modular")
-class ModularFollower:
+class ModularFollower(Follower):
     MODULE_FAMILIES = ("parser", "perception", "mapper", "planner", "dialogue_manager")
 
     def __init__(self, modules: dict[str, Any]) -> None:
         self.modules = modules
-        self.goal = None
-        self.intents: list = []
-        self.stopped = False
+        self.goal = Goal()
 
     def oracle_modules(self) -> list[Any]:
         """The modules that take ground truth (the runner attaches it)."""
         return [m for m in self.modules.values() if getattr(type(m), "registered_name", "").startswith("oracle")]
 
-    def reset(self, briefing: FollowerBriefing) -> None:
-        self.briefing = briefing
-        self.goal = None
-        self.intents = []
+    def reset(self, briefing: FollowerBriefing, context: ModuleContext) -> None:
+        self.briefing, self.context = briefing, context
         for module in self.modules.values():
-            if hasattr(module, "reset"):
-                module.reset()
+            module.reset(context)
+        self.reader = IntentReader(self.modules["parser"])
+        self.goal = self.reader.briefing_goal(briefing)
+        self.generator = Generator(context.seed)
+        self.plan: Plan | None = None
+        self.skill: Skill | None = None
+        self.current: PlannedSubgoal | None = None
+        self.failure: SkillFailure | None = None
+        self.last_action: LowLevelAction | None = None
+        self.heard_since_question = True
+        self.questions = self.steps = 0
 
     def act(self, observation: Observation) -> FollowerAction:
-        parser = self.modules["parser"]
-        heard = [u for u in observation.utterances if u.agent_id == COMMANDER]
-        for utterance in heard:
-            self.intents.extend(parser.parse(utterance.text))
-        if self.goal is None:
-            self.goal = parser.parse_goal(self.briefing.goal_text, self.briefing.step_texts)
+        heard = [u.text for u in observation.utterances if u.agent_id == COMMANDER]
+        goal, hints = self.reader.read(heard, self.goal)
+        if heard:
+            self.heard_since_question = True
+        if goal != self.goal:  # new instructions: plan again
+            self.goal, self.skill, self.failure = goal, None, None
+        outcome = self._outcome(observation)
         detections = self.modules["perception"].detect(observation)
-        belief = self.modules["mapper"].update(observation, detections)
-        action = self.modules["planner"].next_action(self.goal, belief, detections)
-        state = DialogueState(
-            has_goal=self.goal is not None, planner_idle=action is None,
-            heard_since_last_question=bool(heard),
-        )
-        # ALFRED episodes have no Commander to answer: nobody to ask
-        question = None if self.briefing.suite == "alfred" else self.modules["dialogue_manager"].next_question(state)
-        if action is not None:
-            return FollowerAction(action.action, dict(action.target))
-        if question is not None:
-            return FollowerAction.say(question)
+        belief = self.modules["mapper"].update(observation, detections, outcome, hints)
+        for _ in range(MAX_SKILL_CHANGES):
+            if self.skill is None:
+                self.plan = (self.modules["planner"].plan(self.goal, belief, self.failure) if not self.goal.empty
+                             else Plan.idle("no goal"))
+            question = self._question(self.plan)
+            if question is not None:
+                return self._ask(question)
+            if self.skill is None:
+                if not self.plan.steps:
+                    break
+                self.current = self.plan.steps[0]
+                self.skill = self.modules["planner"].skill(self.current, belief)
+            result = self.skill.step(observation, belief, detections)
+            if result.state == SkillState.RUNNING and result.action is not None:
+                self.last_action = result.action
+                self.steps += 1
+                return FollowerAction(result.action.action, dict(result.action.target))
+            failures = (self.failure.failures if self.failure and self.failure.step == self.current else 0) + 1
+            self.failure = None if result.state == SkillState.SUCCEEDED else SkillFailure(
+                self.current, result.reason or "the skill gave no action", failures)
+            self.skill = None
+        self.last_action = None
         return FollowerAction("Stop")
+
+    def _outcome(self, observation: Observation) -> ActionOutcome | None:
+        """The result of the low-level action this Follower took last (None after a Stop,
+        an utterance, or at the start)."""
+        last, self.last_action = self.last_action, None
+        if last is None or observation.last_action != last.action:
+            return None
+        return ActionOutcome(last, observation.last_action_success, observation.error_message)
+
+    def _question(self, plan: Plan) -> Question | None:
+        if self.briefing.suite == "alfred":  # no Commander to answer
+            return None
+        state = DialogueState(self.goal, plan.status, self.heard_since_question, self.questions, self.steps)
+        return self.modules["dialogue_manager"].next_question(state)
+
+    def _ask(self, question: Question) -> FollowerAction:
+        self.questions += 1
+        self.heard_since_question = False
+        return FollowerAction.say(self.generator.ask(question).text)

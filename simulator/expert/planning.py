@@ -10,6 +10,7 @@ planner of the modular Follower (which executes them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from simulator.expert.actor import TEACH_NAMES, SkillFailed
@@ -22,10 +23,13 @@ Chunk = list[tuple[str, dict[str, Any]]]
 
 
 class KeyPlanner:
-    """``goal``: a ``TeachGoal`` / ``AlfredGoal`` or a TEACh task instance."""
+    """``goal``: a ``TeachGoal`` / ``AlfredGoal`` or a TEACh task instance. ``sim`` is read
+    for its state hash; plans are tried in ``copy()`` (default ``sim.fork``), e.g. an
+    ``OracleAccess`` and its ``what_if``."""
 
-    def __init__(self, sim: Simulator, goal: Any) -> None:
+    def __init__(self, sim: Simulator | Any, goal: Any, copy: Callable[[], Simulator] | None = None) -> None:
         self.sim = sim
+        self.copy = copy or sim.fork
         self.goal = goal
         self.chunks: list[tuple[Chunk, str]] = []
         self.expected: str | None = None
@@ -39,7 +43,7 @@ class KeyPlanner:
             self.chunks = list(self._whole_plan)
             return
         self._planned_from = here
-        fork = self.sim.fork()
+        fork = self.copy()
         expert = TaskExpert(fork, self.goal)
         expert.actor.vocabulary = "teach"
         expert.actor.trace_states = True

@@ -1,7 +1,7 @@
 """The 12 TEACh benchmark task types, their task definitions and their parameter variants.
 
 ``TEACH_TASK_TYPES`` maps a benchmark task type (TEACh's names) to the task definition that
-implements it and a default parameter tuple. ``TEACH_TASK_VARIANTS`` lists, per type, every
+implements it (both from the one table, ``contracts.tasks``) and a default parameter tuple. ``TEACH_TASK_VARIANTS`` lists, per type, every
 parameter variant we generate episodes for, with the room types it fits. The variants
 follow TEACh's patterns (TEACh's own counts are in parentheses): Clean All X over dirtyable
 types and classes (19), Put All X On Y / In One Y over pickupable things and receptacles
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from contracts.tasks import TEACH_TASK_TYPES as TASK_TABLE
 from simulator.object_types import can_contain, type_info
 from simulator.tasks.classes import class_members
 
@@ -34,19 +35,23 @@ class TaskVariant:
 
 BREAKFAST_DEFAULT = ("1", "1", "0", "Plate", "0", "Plate", "0", "1", "1", "0", "1", "1", "1", "CounterTop")
 
+# one default parameter tuple per benchmark type (names and definitions: ``contracts.tasks``)
+_DEFAULT_PARAMS: dict[str, tuple[str, ...]] = {
+    "Water Plant": (),
+    "Make Coffee": (),
+    "Clean All X": ("Mug",),
+    "Put All X On Y": ("RemoteControl", "on", "Sofa"),
+    "Boil Potato": ("Potato",),
+    "Make Plate Of Toast": (),
+    "N Slices Of X In Y": ("1", "Tomato", "on", "Plate"),
+    "Put All X In One Y": ("Pencil", "in", "Drawer"),
+    "N Cooked Slices Of X In Y": ("1", "Potato", "on", "Plate"),
+    "Prepare Sandwich": ("1", "1"),
+    "Prepare Salad": ("1", "1", "1"),
+    "Prepare Breakfast": BREAKFAST_DEFAULT,
+}
 TEACH_TASK_TYPES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "Water Plant": ("Water Plant", ()),
-    "Make Coffee": ("Coffee", ()),
-    "Clean All X": ("Clean All X", ("Mug",)),
-    "Put All X On Y": ("Put All X On Y", ("RemoteControl", "on", "Sofa")),
-    "Boil Potato": ("Boil X", ("Potato",)),
-    "Make Plate Of Toast": ("Plate Of Toast", ()),
-    "N Slices Of X In Y": ("N Slices Of X In Y", ("1", "Tomato", "on", "Plate")),
-    "Put All X In One Y": ("Put All X In One Y", ("Pencil", "in", "Drawer")),
-    "N Cooked Slices Of X In Y": ("N Cooked Slices Of X In Y", ("1", "Potato", "on", "Plate")),
-    "Prepare Sandwich": ("Sandwich", ("1", "1")),
-    "Prepare Salad": ("Salad", ("1", "1", "1")),
-    "Prepare Breakfast": ("Breakfast", BREAKFAST_DEFAULT),
+    t.name: (t.definition, _DEFAULT_PARAMS[t.name]) for t in TASK_TABLE
 }
 
 # ---------------------------------------------------------------------------------- Put All X ...

@@ -1,0 +1,90 @@
+"""Camera geometry in the Follower's own frame: odometry poses, intrinsics, back-projection.
+
+Conventions follow AI2-THOR: y is up; a heading of 0 faces +z and 90 faces +x (turning
+right adds 90); a positive horizon looks down. The **odometry frame** is the Follower's
+start pose: its origin is where the Follower stood at the start of the episode (on the
+floor), +z is the direction it faced, +x its right. A robot knows this frame from its
+wheel odometry; it never learns the world's coordinates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Pose:
+    """The Follower's pose in the odometry frame."""
+
+    x: float  # metres to the right of the start pose
+    z: float  # metres ahead of the start pose
+    heading: float  # degrees clockwise (seen from above) from the start heading, in [0, 360)
+    horizon: float  # camera pitch in degrees, positive looks down (AI2-THOR's cameraHorizon)
+
+
+@dataclass(frozen=True)
+class CameraIntrinsics:
+    """The egocentric camera: frame size, vertical field of view and height above the floor."""
+
+    width: int
+    height: int
+    field_of_view: float  # degrees, vertical (AI2-THOR's fieldOfView)
+    camera_height: float  # metres above the floor
+
+    @property
+    def focal(self) -> float:
+        """Focal length in pixels (square pixels)."""
+        return (self.height / 2) / math.tan(math.radians(self.field_of_view) / 2)
+
+    def pixel_rays(self) -> np.ndarray:
+        """H x W x 3 camera-frame directions (right, up, forward) with forward = 1, through
+        each pixel's centre."""
+        cols = (np.arange(self.width) + 0.5 - self.width / 2) / self.focal
+        rows = (self.height / 2 - (np.arange(self.height) + 0.5)) / self.focal
+        right, up = np.meshgrid(cols, rows)
+        return np.stack([right, up, np.ones_like(right)], axis=-1)
+
+
+def relative_pose(start: tuple[float, float, float, float], now: tuple[float, float, float, float]) -> Pose:
+    """The odometry pose of ``now`` relative to ``start`` (both (x, z, rotation, horizon) in
+    any fixed world frame with AI2-THOR's conventions)."""
+    sx, sz, srot, _ = start
+    x, z, rot, horizon = now
+    r = math.radians(srot)
+    dx, dz = x - sx, z - sz
+    right = dx * math.cos(r) - dz * math.sin(r)
+    ahead = dx * math.sin(r) + dz * math.cos(r)
+    return Pose(round(right, 6), round(ahead, 6), float((rot - srot) % 360), float(horizon))
+
+
+def world_to_odometry(points: np.ndarray, start: tuple[float, float, float, float]) -> np.ndarray:
+    """World points (..., 3) -> odometry-frame points (x right, y up from the floor, z ahead)
+    for a start pose (x, z, rotation, horizon); y is unchanged (the floor is y = 0)."""
+    sx, sz, srot, _ = start
+    r = math.radians(srot)
+    p = np.asarray(points, dtype=float)
+    dx, dz = p[..., 0] - sx, p[..., 2] - sz
+    return np.stack([dx * math.cos(r) - dz * math.sin(r), p[..., 1], dx * math.sin(r) + dz * math.cos(r)], axis=-1)
+
+
+def camera_axes(heading: float, horizon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(right, up, forward) unit vectors of a camera with this heading and horizon."""
+    r, h = math.radians(heading), math.radians(horizon)
+    forward = np.array([math.sin(r) * math.cos(h), -math.sin(h), math.cos(r) * math.cos(h)])
+    right = np.array([math.cos(r), 0.0, -math.sin(r)])
+    up = np.cross(forward, right)
+    return right, up, forward
+
+
+def depth_to_points(depth: np.ndarray, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
+    """Back-project a depth frame (H x W metres along the view axis, 0 = nothing) into
+    odometry-frame points (H x W x 3; y up from the floor). Pixels without depth get NaN."""
+    rays = camera.pixel_rays() * depth[..., None]
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    points = rays @ np.stack([right, up, forward])  # camera (r, u, f) -> odometry axes
+    points += np.array([pose.x, camera.camera_height, pose.z])
+    points[depth <= 0] = np.nan
+    return points
