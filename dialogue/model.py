@@ -23,6 +23,8 @@ from torch import nn
 from contracts.errors import NesyError
 from dialogue import lexicon as lx
 
+DEFAULT_MODEL = Path(__file__).parent / "models" / "trained_parser.pt"  # the shipped parser model
+
 _TOKEN_RE = re.compile(r"[a-z]+|\d+")
 SEGMENTS = ("g", "s", "l", "p", "q")
 FORMAT = "nesy-parser-v2"

@@ -29,7 +29,6 @@ from contracts.registry import parser as parser_registry
 from dialogue import lexicon as lx
 from dialogue import model as M
 from dialogue.rules import RulesParser
-from dialogue.training import DEFAULT_MODEL
 
 _ACTION = {"ToggleObject": "ToggleObjectOn"}
 NOVELTY_MARGIN = 3.0
@@ -80,7 +79,7 @@ class TrainedParser(Parser):
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
-        path = self.params.model or str(DEFAULT_MODEL)
+        path = self.params.model or str(M.DEFAULT_MODEL)
         self.models, self.meta = _load(path)
         self.rules = RulesParser()
         if self.meta.get("lexicon") != M.lexicon_digest():

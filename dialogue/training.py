@@ -19,9 +19,9 @@ from torch import nn
 from contracts.language import ALFRED_FIELDS
 from dialogue import model as M
 from dialogue.alfred_data import DEFAULT_DATA, Annotation, load_annotations
+from dialogue.model import DEFAULT_MODEL
 from simulator.episodes.alfred import DEV_FRACTION, SPLIT_SEED
 
-DEFAULT_MODEL = Path(__file__).parent / "models" / "trained_parser.pt"
 STEP_HEADS = ("action", "arg0", "arg1")
 
 
