@@ -57,7 +57,7 @@ def relative_pose(start: tuple[float, float, float, float], now: tuple[float, fl
     dx, dz = x - sx, z - sz
     right = dx * math.cos(r) - dz * math.sin(r)
     ahead = dx * math.sin(r) + dz * math.cos(r)
-    return Pose(round(right, 6), round(ahead, 6), float((rot - srot) % 360), float(horizon))
+    return Pose(round(right, 6) + 0.0, round(ahead, 6) + 0.0, float((rot - srot) % 360), float(horizon))  # no -0.0
 
 
 def world_to_odometry(points: np.ndarray, start: tuple[float, float, float, float]) -> np.ndarray:

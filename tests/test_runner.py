@@ -50,6 +50,9 @@ class Spy:
         self.inner = inner
         self.seen = []
 
+    def oracle_modules(self):
+        return getattr(self.inner, "oracle_modules", list)()
+
     def reset(self, briefing, context):
         self.seen.append(briefing)
         self.inner.reset(briefing, context)
@@ -137,3 +140,50 @@ def test_modular_follower_completes_alfred_episodes_of_every_type():
         result, _ = run_episode(episode, build_agents(loaded), sim)
         assert result.success, (episode.task_type, result.end_reason)
         assert result.suite == "alfred" and result.failed_actions == 0
+
+
+@pytest.mark.parametrize("parser_name", ["rules", "trained"])
+def test_without_words_a_parser_gives_no_goal(parser_name):
+    from contracts.registry import parser
+
+    p = parser.build(parser_name)
+    assert p.parse_goal("") is None and p.parse_goal("  ", ["", " "]) is None
+    assert p.parse_goals([("", ()), ("Put a mug in the sink.", ())])[0] is None
+    assert p.parse_goals([("", ()), ("Put a mug in the sink.", ())])[1].object_target == "Mug"
+
+
+def test_a_rules_parser_follower_gets_its_tatc_task_from_the_commanders_first_utterance():
+    loaded = load_config("default", ["modules.parser.name=rules", "commander.name=teach-goal"])
+    agents = build_agents(loaded)
+    assert agents.oracles.count("parser:oracle-parser") == 0
+    episode = next(e for e in EPISODES if e.task_type == "Make Coffee")
+    goals = []
+
+    class Watch(Spy):
+        def act(self, observation):
+            action = super().act(observation)
+            goals.append((observation.utterances, self.inner.goal))
+            return action
+
+    watch = Watch(agents.follower)
+    result, _ = run_episode(episode, Agents(watch, agents.commander, agents.oracles), Simulator())
+    briefing = watch.seen[0]
+    assert briefing.goal_text == "" and agents.follower.reader.briefing_goal(briefing).empty
+    heard, goal = goals[0]
+    assert heard and heard[0].agent_id == 0  # the Commander spoke first: the task statement
+    assert goal.task is not None and goal.task.teach_task == episode.task_name == "Coffee"
+    assert result.success
+
+
+@pytest.mark.skipif(not __import__("simulator.render", fromlist=["available"]).available(),
+                    reason="no headless OpenGL (EGL) context")
+def test_oracle_seg_with_rendering_runs_end_to_end():
+    loaded = load_config("ablations/oracle-seg")
+    sim = Simulator(loaded.config.simulator)
+    episode = next(e for e in EPISODES if e.task_type == "Water Plant")
+    result, _ = run_episode(episode, build_agents(loaded), sim)
+    assert "perception:oracle-seg" in result.oracles and result.end_reason != "max_turns"
+    assert result.steps > 0
+    with pytest.raises(Exception, match="simulator.render=egl"):
+        run_episode(episode, build_agents(load_config("default", ["modules.perception.name=oracle-seg"])), Simulator())
+    sim.close()
