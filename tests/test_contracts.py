@@ -10,7 +10,13 @@ import numpy as np
 import pytest
 
 from contracts.belief import Cell, GridMap, ObjectMemory
-from contracts.geometry import CameraIntrinsics, Pose, depth_to_points, relative_pose, world_to_odometry
+from contracts.geometry import (
+    CameraIntrinsics,
+    Pose,
+    depth_to_points,
+    relative_pose,
+    world_to_odometry,
+)
 from contracts.observation import FOLLOWER, ModuleContext
 from contracts.perception import Detection, box_mask, mask_box
 from contracts.tasks import BY_NAME, TEACH_TASK_TYPES, named_params, positional_params
