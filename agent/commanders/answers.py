@@ -25,8 +25,8 @@ from agent.commanders.locations import describe, follower_direction, speakable
 from agent.commanders.steps import Step, all_keys, next_step
 from contracts.agents import CommanderContext
 from contracts.language import Act, Intent, QuestionKind
+from contracts.observation import FOLLOWER, Observation
 from dialogue.generation import Generator, Utterance
-from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import object_classes, progress_check, search_object
 
 DONE_REPLIES = {True: ("Yes, we are done.", "Yes, that's everything.", "Yes."),

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from agent.commanders.answers import Answerer, commander_seed
 from agent.commanders.language import task_statement
-from contracts.agents import CommanderContext, CommanderTurn
+from contracts.agents import Commander, CommanderContext, CommanderTurn
+from contracts.observation import Observation
 from contracts.registry import commander
 from dialogue.generation import Generator
-from simulator.sim import Observation
 from simulator.tasks import progress_check
 
 
 @commander.register("teach-goal")
-class TeachGoalCommander:
+class TeachGoalCommander(Commander):
     """The task statement, then answers only."""
 
     def reset(self, context: CommanderContext) -> None:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from agent.commanders.answers import Answerer, commander_seed, follower_questions
 from agent.followers.action_executor import MOTIONS
-from contracts.agents import CommanderContext, CommanderTurn
+from contracts.agents import Commander, CommanderContext, CommanderTurn
 from contracts.language import QuestionKind
+from contracts.observation import FOLLOWER, Observation
 from contracts.registry import commander
 from dialogue.generation import Generator
 from simulator.expert.planning import KeyPlanner
-from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import progress_check
 
 # simulator action name -> the token the action-executor reads for it
@@ -46,7 +46,7 @@ def is_question(text: str) -> bool:
 
 
 @commander.register("teach-lowlevel")
-class TeachLowLevelCommander:
+class TeachLowLevelCommander(Commander):
     """Utters the oracle plan a chunk per question (``simulator.expert.planning``)."""
 
     def reset(self, context: CommanderContext) -> None:

@@ -18,10 +18,10 @@ from agent.commanders.answers import Answerer, commander_seed
 from agent.commanders.language import task_statement
 from agent.commanders.steps import Step, key_done, next_step
 from agent.config import ConfigError
-from contracts.agents import CommanderContext, CommanderTurn
+from contracts.agents import Commander, CommanderContext, CommanderTurn
+from contracts.observation import FOLLOWER, Observation
 from contracts.registry import commander
 from dialogue.generation import Generator, Utterance
-from simulator.sim import FOLLOWER, Observation
 from simulator.tasks import progress_check
 
 OPENINGS = ("task", "step", "random")
@@ -65,7 +65,7 @@ class FollowerWatch:
 
 
 @commander.register("teach-subgoal")
-class TeachSubgoalCommander:
+class TeachSubgoalCommander(Commander):
     """Step-by-step natural-language instructions with location hints (TEACh's human style)."""
 
     @dataclass

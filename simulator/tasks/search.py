@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from contracts.observation import FOLLOWER
 from simulator.geometry import Camera, box_distances, boxes_in_frustum
 from simulator.objects import SimObject, encloses
 from simulator.scenes import cell_center
@@ -26,7 +27,6 @@ from simulator.targeting import lookup
 from simulator.tasks.classes import class_table
 from simulator.world import CAMERA_HEIGHT, World
 
-FOLLOWER = 1
 HORIZONS = (30.0, 0.0, 60.0, -30.0)  # reachable with TEACh's 30-degree and ALFRED's 15-degree looks
 MIN_SCORE = 0.6
 

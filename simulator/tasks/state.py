@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from contracts.observation import FOLLOWER
 from simulator.tasks.classes import object_classes, same_type
 from simulator.world import World
 
-FOLLOWER = 1
 CLASS_KEYS = ("simbotObjectClass", "objectClass")
 ObjectView = dict[str, Any]
 
