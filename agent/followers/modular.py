@@ -18,7 +18,8 @@ Then each ``act(observation)``:
    renders it;
 6. otherwise the skill for the plan's first step gives the next low-level action; when it
    reports success or failure the Follower drops it and goes back to 4 (at most
-   ``MAX_SKILL_CHANGES`` times per step); with nothing to do or ask it says Stop.
+   ``MAX_SKILL_CHANGES`` times per step, and a subgoal that fails twice within one step is
+   given up for that step); with nothing to do or ask it says Stop.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ class ModularFollower(Follower):
         outcome = self._outcome(observation)
         detections = self.modules["perception"].detect(observation)
         belief = self.modules["mapper"].update(observation, detections, outcome, hints)
+        failed_now: list[PlannedSubgoal] = []
         for _ in range(MAX_SKILL_CHANGES):
             if self.skill is None:
                 self.plan = (self.modules["planner"].plan(self.goal, belief, self.failure) if not self.goal.empty
@@ -99,10 +101,15 @@ class ModularFollower(Follower):
                 self.last_action = result.action
                 self.steps += 1
                 return FollowerAction(result.action.action, dict(result.action.target))
-            failures = (self.failure.failures if self.failure and self.failure.step == self.current else 0) + 1
-            self.failure = None if result.state == SkillState.SUCCEEDED else SkillFailure(
-                self.current, result.reason or "the skill gave no action", failures)
             self.skill = None
+            if result.state == SkillState.SUCCEEDED:
+                self.failure = None
+                continue
+            failures = (self.failure.failures if self.failure and self.failure.step == self.current else 0) + 1
+            self.failure = SkillFailure(self.current, result.reason or "the skill gave no action", failures)
+            if self.current in failed_now:  # it failed again without acting: give this step up
+                break
+            failed_now.append(self.current)
         self.last_action = None
         return FollowerAction("Stop")
 

@@ -1,0 +1,126 @@
+"""The modular Follower's loop on scripted modules: the dialogue manager asks before the
+skill acts, skill results and failures reach the planner, action outcomes reach the mapper,
+and nothing is asked in ALFRED episodes."""
+
+from __future__ import annotations
+
+from agent.followers.modular import ModularFollower
+from contracts.belief import Belief, GridMap, ObjectMemory
+from contracts.geometry import CameraIntrinsics, Pose
+from contracts.language import Parser, Subgoal, TaskSpec
+from contracts.mapping import Mapper
+from contracts.observation import FollowerBriefing, ModuleContext, Observation, Utterance
+from contracts.perception import Perception
+from contracts.planning import (
+    LowLevelAction,
+    Plan,
+    PlannedSubgoal,
+    Planner,
+    PlannerState,
+    PlannerStatus,
+    Skill,
+    SkillStep,
+)
+from dialogue.manager import RuleDialogueManager
+
+CONTEXT = ModuleContext(CameraIntrinsics(64, 64, 90.0, 1.5), False, seed=3)
+STEP = PlannedSubgoal(Subgoal("PickupObject", "Mug"), "Mug#1")
+
+
+class GoalParser(Parser):
+    def parse(self, utterance, context=None):
+        return []
+
+    def parse_goals(self, items):
+        return [TaskSpec(task_type="pick_and_place_simple", object_target="Mug") if g else None for g, _ in items]
+
+    def parse_step(self, instruction):
+        return []
+
+
+class NoPerception(Perception):
+    def detect(self, observation):
+        return []
+
+
+class RecordingMapper(Mapper):
+    def reset(self, context):
+        super().reset(context)
+        self.outcomes = []
+
+    def update(self, observation, detections, outcome=None, hints=()):
+        self.outcomes.append(outcome)
+        return Belief(GridMap.empty((0, 0), (2, 2), 0.25), ObjectMemory(), observation.pose)
+
+
+class ScriptedSkill(Skill):
+    def __init__(self, script):
+        self.script = list(script)
+
+    def step(self, observation, belief, detections):
+        return self.script.pop(0)
+
+
+class ScriptedPlanner(Planner):
+    def __init__(self, status=PlannerState.ACTING, skills=()):
+        self.status, self.skills, self.failures = status, list(skills), []
+
+    def plan(self, goal, belief, failure=None):
+        self.failures.append(failure)
+        if not self.skills:
+            return Plan.idle("done")
+        return Plan((STEP,), PlannerStatus(self.status, "Mug"))
+
+    def skill(self, step, belief):
+        return ScriptedSkill(self.skills.pop(0))
+
+
+def follower(planner, suite="tatc", goal="Put a mug away."):
+    f = ModularFollower({"parser": GoalParser(), "perception": NoPerception(), "mapper": RecordingMapper(),
+                         "planner": planner, "dialogue_manager": RuleDialogueManager()})
+    f.reset(FollowerBriefing(suite, goal), CONTEXT)
+    return f
+
+
+def observe(last=None, success=True, heard=()):
+    return Observation(1, Pose(0, 0, 0, 0), False, last, success, "" if success else "blocked",
+                       [Utterance(0, text, 0) for text in heard])
+
+
+def test_the_dialogue_manager_asks_before_the_skill_acts_and_not_twice():
+    pickup = LowLevelAction("Pickup", {"x": 0.5, "y": 0.5}, "Mug#1")
+    planner = ScriptedPlanner(PlannerState.SEARCHING, [[SkillStep.act(pickup)]])
+    f = follower(planner)
+    asked = f.act(observe())
+    assert asked.action == "Text" and "?" in asked.utterance and "mug" in asked.utterance.lower()
+    acted = f.act(observe("Text"))  # no answer yet: the same question is not asked again
+    assert (acted.action, acted.target) == ("Pickup", {"x": 0.5, "y": 0.5})
+
+
+def test_results_reach_the_mapper_and_failures_the_planner():
+    pickup = LowLevelAction("Pickup", {"x": 0.5, "y": 0.5}, "Mug#1")
+    planner = ScriptedPlanner(skills=[[SkillStep.act(pickup), SkillStep.fail("it slipped")],
+                                      [SkillStep.fail("still slipping")], [SkillStep.done()]])
+    f = follower(planner)
+    assert f.act(observe()).action == "Pickup"
+    assert f.act(observe("Pickup", success=False)).action == "Stop"  # failed, replanned, failed again: give up
+    outcome = f.modules["mapper"].outcomes[1]
+    assert outcome.action is pickup and outcome.success is False and outcome.error == "blocked"
+    assert planner.failures[0] is None
+    first = planner.failures[1]
+    assert (first.reason, first.failures, first.step) == ("it slipped", 1, STEP)
+    idle = f.act(observe("Stop"))  # replanned with the second failure; that skill succeeds; nothing is left
+    second = planner.failures[2]
+    assert (second.reason, second.failures) == ("still slipping", 2) and planner.failures[3] is None
+    assert idle.action == "Text" and idle.utterance.endswith("?")  # idle with a goal: "Are we done?"
+
+
+def test_no_goal_means_asking_what_next_and_alfred_never_asks():
+    planner = ScriptedPlanner()
+    tatc = follower(planner, goal="")
+    assert tatc.goal.empty and tatc.act(observe()).utterance.endswith("?")
+    assert planner.failures == []  # with no goal the planner is not consulted
+    assert tatc.act(observe("Text")).action == "Stop"  # asked already; nothing heard since
+    alfred = follower(ScriptedPlanner(PlannerState.SEARCHING, [[SkillStep.fail("lost")], [SkillStep.fail("lost")],
+                                                               [SkillStep.fail("lost")]]), suite="alfred")
+    assert alfred.act(observe()).action == "Stop"
