@@ -5,7 +5,8 @@ Planning is split from acting. ``Planner.plan(goal, belief, failure)`` returns a
 the subgoals still to do, each bound to the instances it acts on (or marked as a search
 when its object is unknown), and a ``PlannerStatus`` (idle / acting / searching for X /
 ambiguous among candidates / failing with a reason) that the dialogue manager reads before
-the Follower acts. ``Planner.skill(step, belief)`` gives the skill for one planned step;
+the Follower acts. ``Planner.skill(step, belief, navigator)`` gives the skill for one planned step (moving
+with the mapper's ``Navigator``);
 ``Skill.step`` emits the next ``LowLevelAction`` or reports that the subgoal succeeded or
 failed (with a reason). The last action's result reaches the skill (in the observation) and
 the planner (a failed skill's ``SkillFailure`` is passed to the next ``plan`` call): that is
@@ -24,6 +25,7 @@ from contracts.observation import ModuleContext, Observation
 
 if TYPE_CHECKING:  # pragma: no cover
     from contracts.belief import Belief
+    from contracts.navigation import Navigator
     from contracts.perception import Detection
 
 
@@ -162,5 +164,5 @@ class Planner(ABC):
         when the goal changes); ``failure`` is the skill failure that ended the last one."""
 
     @abstractmethod
-    def skill(self, step: PlannedSubgoal, belief: Belief) -> Skill:
-        """The skill that executes ``step``."""
+    def skill(self, step: PlannedSubgoal, belief: Belief, navigator: Navigator) -> Skill:
+        """The skill that executes ``step``, moving the Follower with ``navigator``."""

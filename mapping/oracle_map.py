@@ -18,10 +18,12 @@ from contracts.belief import Belief, Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import world_to_odometry
 from contracts.language import LocationHint
 from contracts.mapping import Mapper
+from contracts.navigation import Navigator
 from contracts.observation import FOLLOWER, ModuleContext, Observation
 from contracts.perception import Detection
 from contracts.planning import ActionOutcome
 from contracts.registry import mapper
+from mapping.navigation import GridNavigator
 from simulator.scenes import GRID
 
 STATES = ("is_open", "is_toggled", "is_dirty", "is_filled", "is_cooked", "is_sliced")
@@ -34,6 +36,10 @@ class OracleMap(OracleModule, Mapper):
         self.origin = self.oracle.odometry_origin(FOLLOWER)
         self.static = self._static_grid()
         self.step = 0
+        self._navigator = GridNavigator(context.camera.camera_height)
+
+    def navigator(self) -> Navigator:
+        return self._navigator
 
     def _static_grid(self) -> GridMap:
         """Free (navigable) vs obstacle cells of the room, rotated into the odometry frame."""

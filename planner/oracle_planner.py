@@ -17,6 +17,7 @@ from collections import deque
 from contracts.agents import OracleModule
 from contracts.belief import Belief
 from contracts.language import Subgoal
+from contracts.navigation import Navigator
 from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection
 from contracts.planning import (
@@ -71,7 +72,7 @@ class OraclePlanner(OracleModule, Planner):
             status = PlannerStatus(PlannerState.ACTING, steps[0].subgoal.object)
         return Plan(tuple(steps), status)
 
-    def skill(self, step: PlannedSubgoal, belief: Belief) -> Skill:
+    def skill(self, step: PlannedSubgoal, belief: Belief, navigator: Navigator) -> Skill:
         return OracleChunkSkill(self.keys)
 
 

@@ -55,7 +55,7 @@ class SneakyPlanner(Planner):
         getattr(_runner_simulator(), SneakyPlanner.attribute)
         return Plan.idle()
 
-    def skill(self, step, belief):
+    def skill(self, step, belief, navigator):
         raise AssertionError("unreachable")
 
 
@@ -76,6 +76,9 @@ class VandalMap(OracleModule, Mapper):
         agent = self.oracle.world.agents[1]
         agent.x += 0.25
         return Belief(None, None, observation.pose)
+
+    def navigator(self):
+        return None  # never used: the vandal fails the episode first
 
 
 def test_an_oracle_that_changes_the_world_is_caught():

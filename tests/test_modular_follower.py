@@ -52,6 +52,9 @@ class RecordingMapper(Mapper):
         self.outcomes.append(outcome)
         return Belief(GridMap.empty((0, 0), (2, 2), 0.25), ObjectMemory(), observation.pose)
 
+    def navigator(self):
+        return None  # the scripted skills do not move
+
 
 class ScriptedSkill(Skill):
     def __init__(self, script):
@@ -71,7 +74,7 @@ class ScriptedPlanner(Planner):
             return Plan.idle("done")
         return Plan((STEP,), PlannerStatus(self.status, "Mug"))
 
-    def skill(self, step, belief):
+    def skill(self, step, belief, navigator):
         return ScriptedSkill(self.skills.pop(0))
 
 

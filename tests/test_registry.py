@@ -137,7 +137,7 @@ def test_registration_checks_the_family_base():
     with pytest.raises(ModuleContractError, match="does not implement plan"):
         @reg.register("abstract-planner")
         class AbstractPlanner(Planner):
-            def skill(self, step, belief):
+            def skill(self, step, belief, navigator):
                 return None
 
     @reg.register("structural-planner")  # no subclassing needed: the methods are what counts
@@ -148,7 +148,7 @@ def test_registration_checks_the_family_base():
         def plan(self, goal, belief, *rest):
             return None
 
-        def skill(self, step, belief):
+        def skill(self, step, belief, navigator):
             return None
 
     assert reg.get("structural-planner") is StructuralPlanner
@@ -169,6 +169,9 @@ def test_module_params_are_validated_against_its_params_dataclass():
             self.params = params
 
         def update(self, observation, detections, outcome=None, hints=()):
+            return None
+
+        def navigator(self):
             return None
 
     assert build_module("mapper", ModuleConfig("test-grid-map", {"cell_size": 0.05})).params.cell_size == 0.05

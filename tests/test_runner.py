@@ -88,7 +88,7 @@ class PeekingPlanner(Planner):
     def plan(self, goal, belief, failure=None):
         return Plan.idle()
 
-    def skill(self, step, belief):
+    def skill(self, step, belief, navigator):
         raise AssertionError("an idle plan has no steps")
 
 

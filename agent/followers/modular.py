@@ -16,7 +16,8 @@ Then each ``act(observation)``:
 5. the dialogue manager sees the planner's status and may ask a question **before** the
    Follower acts (never in ALFRED episodes: nobody would answer); ``dialogue.generation``
    renders it;
-6. otherwise the skill for the plan's first step gives the next low-level action; when it
+6. otherwise the skill for the plan's first step (made with the mapper's navigator) gives
+   the next low-level action; when it
    reports success or failure the Follower drops it and goes back to 4 (at most
    ``MAX_SKILL_CHANGES`` times per step, and a subgoal that fails twice within one step is
    given up for that step); with nothing to do or ask it says Stop.
@@ -62,6 +63,7 @@ class ModularFollower(Follower):
         self.briefing, self.context = briefing, context
         for module in self.modules.values():
             module.reset(context)
+        self.navigator = self.modules["mapper"].navigator()
         self.reader = IntentReader(self.modules["parser"])
         self.goal = self.reader.briefing_goal(briefing)
         self.generator = Generator(context.seed)
@@ -95,7 +97,7 @@ class ModularFollower(Follower):
                 if not self.plan.steps:
                     break
                 self.current = self.plan.steps[0]
-                self.skill = self.modules["planner"].skill(self.current, belief)
+                self.skill = self.modules["planner"].skill(self.current, belief, self.navigator)
             result = self.skill.step(observation, belief, detections)
             if result.state == SkillState.RUNNING and result.action is not None:
                 self.last_action = result.action

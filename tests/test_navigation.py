@@ -1,0 +1,89 @@
+"""The grid navigator drives the Follower, one motion per call, to a pose that sees the
+target within reach; it reroutes around a move that failed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from contracts.belief import Belief, Cell, GridMap, ObjectMemory
+from contracts.geometry import Pose
+from contracts.navigation import NavigationGoal, NavigationState
+from contracts.observation import FOLLOWER, ModuleContext, Observation
+from mapping.navigation import GridNavigator
+from mapping.oracle_map import OracleMap
+from simulator.episodes.model import load_episodes, shipped_path
+from simulator.oracle import OracleAccess
+from simulator.sim import Simulator
+
+EPISODES = load_episodes(shipped_path("valid_unseen"))[0]
+
+
+def _drive(sim, mapper, goal, limit=120):
+    observation = sim.observe(FOLLOWER)
+    navigator = mapper.navigator()
+    for _ in range(limit):
+        belief = mapper.update(observation, [])
+        step = navigator.step(observation, belief, goal)
+        if step.state != NavigationState.MOVING:
+            return step
+        observation = sim.step(FOLLOWER, step.action).observation
+    raise AssertionError("the navigator did not finish")
+
+
+def test_the_navigator_reaches_pickupable_objects_in_unseen_floor_plans():
+    sim = Simulator()
+    reached = tried = 0
+    for episode in EPISODES[::24]:
+        sim.reset(episode.start)
+        mapper = OracleMap()
+        mapper.attach_oracle(OracleAccess(sim, episode))
+        mapper.reset(ModuleContext(sim.camera_intrinsics(), False))
+        targets = [o for o in sim.world.objects.values() if o.pickupable and not sim.world.is_hidden(o.object_id)][:3]
+        for obj in targets:
+            tried += 1
+            step = _drive(sim, mapper, NavigationGoal(instance=obj.object_id))
+            if step.state == NavigationState.ARRIVED:
+                reached += obj.object_id in sim.world.visible_ids(FOLLOWER)
+    print(f"reached {reached} of {tried}")
+    assert tried >= 20 and reached / tried >= 0.8, (reached, tried)
+
+
+def _corridor() -> Belief:
+    grid = GridMap.empty((-0.125, -0.125), (8, 3), 0.25)  # a 3-wide, 8-long corridor ahead
+    grid.occupancy[:] = Cell.FREE
+    grid.occupancy[:, 0] = Cell.OBSTACLE
+    return Belief(grid, ObjectMemory(), Pose(0.25, 0.0, 0.0, 0.0))
+
+
+def _observe(last=None, success=True) -> Observation:
+    return Observation(FOLLOWER, Pose(0.25, 0.0, 0.0, 0.0), False, last, success, "")
+
+
+def test_point_goals_and_rerouting_after_a_failed_move():
+    navigator = GridNavigator(camera_height=1.5)
+    belief = _corridor()
+    goal = NavigationGoal(point=(0.25, 1.5))
+    assert navigator.step(_observe(), belief, goal).action == "Forward"
+    # the move ahead failed (something the map does not show): go around it
+    rerouted = navigator.step(_observe("Forward", success=False), belief, goal)
+    assert rerouted.action == "Turn Right" and (1, 1) in navigator.blocked
+    walled = _corridor()
+    walled.grid.occupancy[4, :] = Cell.OBSTACLE
+    assert navigator.step(_observe(), walled, goal).state == NavigationState.UNREACHABLE
+    there = Belief(belief.grid, belief.memory, Pose(0.25, 1.5, 90.0, 0.0))
+    assert navigator.step(_observe(), there, goal).state == NavigationState.ARRIVED
+
+
+def test_instance_goals_face_the_object_and_look_at_it():
+    navigator = GridNavigator(camera_height=1.5)
+    belief = _corridor()
+    belief.memory.add("Apple", (0.25, 0.2, 1.0))  # on the floor, 1 m ahead
+    key = "Apple#1"
+    step = navigator.step(_observe(), belief, NavigationGoal(instance=key))
+    assert step.action in ("Forward", "Look Down")
+    close = Belief(belief.grid, belief.memory, Pose(0.25, 0.5, 0.0, 0.0))
+    assert navigator.step(_observe(), close, NavigationGoal(instance=key)).action == "Look Down"
+    looking = Belief(belief.grid, belief.memory, Pose(0.25, 0.5, 0.0, 60.0))
+    assert navigator.step(_observe(), looking, NavigationGoal(instance=key)).state == NavigationState.ARRIVED
+    assert navigator.step(_observe(), belief, NavigationGoal(instance="Mug#9")).state == NavigationState.UNREACHABLE
+    assert np.all(belief.grid.occupancy[:, 0] == Cell.OBSTACLE)
