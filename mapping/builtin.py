@@ -1,3 +1,3 @@
 """Imports the built-in mapping modules so that they register."""
 
-from mapping import oracle_map  # noqa: F401
+from mapping import oracle_map, semantic  # noqa: F401

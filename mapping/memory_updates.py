@@ -1,0 +1,146 @@
+"""What the Follower's own actions and the dialogue's hints do to its object memory.
+
+``apply_outcome`` updates the memory after a successful action on the instances the action
+was meant for (``LowLevelAction.object_key`` / ``receptacle_key``): picked up (held), put
+(into the receptacle, on top of it), opened / closed, toggled, sliced, poured; and the
+appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans (and
+fills) what lies in the sink below it, a microwave, toaster or burner turned on cooks what
+is in or on it. ``believed_container`` infers from geometry what an object lies in or on.
+``HintBook`` keeps dialogue location hints ("the knife is in the drawer left of the stove")
+until the place is in memory, then believes the object there with ``HINT_CONFIDENCE``
+(below any sighting), in the place instance nearest the anchor (or the Follower).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from contracts.belief import ObjectInstance, ObjectMemory
+from contracts.geometry import Pose
+from contracts.language import LocationHint
+from contracts.planning import ActionOutcome
+
+HINT_CONFIDENCE = 0.3
+# TEACh and ALFRED names of the interactions -> one verb
+_VERBS = {
+    "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put",
+    "Open": "open", "OpenObject": "open", "Close": "close", "CloseObject": "close",
+    "ToggleOn": "on", "ToggleObjectOn": "on", "ToggleOff": "off", "ToggleObjectOff": "off",
+    "Slice": "slice", "SliceObject": "slice", "Pour": "pour",
+}
+CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
+COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: cooks what is in / on them
+
+
+def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
+    """Update ``memory`` after the Follower's own action (a failed action changes nothing)."""
+    verb = _VERBS.get(outcome.action.action)
+    if not outcome.success or verb is None:
+        return
+    target = memory.instances.get(outcome.action.object_key or "")
+    if verb == "pickup" and target is not None:
+        memory.held, target.container = target.key, None
+    elif verb == "put":
+        _put(memory, memory.instances.get(outcome.action.receptacle_key or outcome.action.object_key or ""))
+    elif target is None:
+        return
+    elif verb in ("open", "close"):
+        target.states["is_open"] = verb == "open"
+    elif verb in ("on", "off"):
+        target.states["is_toggled"] = verb == "on"
+        if verb == "on":
+            _appliance(memory, target)
+    elif verb == "slice":
+        target.states["is_sliced"] = True
+    elif verb == "pour" and memory.held in memory.instances:
+        memory.instances[memory.held].states["is_filled"] = False
+        target.states["is_filled"] = True
+
+
+def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
+    held = memory.instances.get(memory.held or "")
+    memory.held = None
+    if held is None or receptacle is None:
+        return
+    held.container = receptacle.key
+    x, y, z = receptacle.position
+    held.position = (x, y + receptacle.extent[1] / 2 + held.extent[1] / 2, z)
+
+
+def _appliance(memory: ObjectMemory, appliance: ObjectInstance) -> None:
+    if appliance.object_type in CLEANERS:
+        basin = _nearest(memory.of_type("SinkBasin") + memory.of_type("Sink"), appliance.position, 1.5)
+        for item in _contents(memory, basin):
+            item.states["is_dirty"] = False
+    elif appliance.object_type in COOKERS:
+        place = appliance
+        if appliance.object_type == "StoveKnob":
+            place = _nearest(memory.of_type("StoveBurner"), appliance.position, 1.0)
+        for item in _contents(memory, place):
+            item.states["is_cooked"] = True
+            for inner in _contents(memory, item):  # a potato in the pot on the burner
+                inner.states["is_cooked"] = True
+
+
+def _contents(memory: ObjectMemory, holder: ObjectInstance | None) -> list[ObjectInstance]:
+    if holder is None:
+        return []
+    return [i for i in memory.instances.values() if i.container == holder.key]
+
+
+def _nearest(candidates: list[ObjectInstance], position, within: float) -> ObjectInstance | None:
+    scored = [(math.hypot(c.position[0] - position[0], c.position[2] - position[2]), c) for c in candidates]
+    scored = [(d, c) for d, c in scored if d <= within]
+    return min(scored, key=lambda pair: pair[0])[1] if scored else None
+
+
+def believed_container(memory: ObjectMemory, instance: ObjectInstance) -> str | None:
+    """The instance it lies in or on: a larger instance whose horizontal extent contains its
+    centre and whose centre is below it (the highest such one), or None."""
+    x, y, z = instance.position
+    area = instance.extent[0] * instance.extent[2]
+    best, best_y = None, -math.inf
+    for other in memory.instances.values():
+        if other.key == instance.key or other.key == memory.held:
+            continue
+        ox, oy, oz = other.position
+        if oy >= y or other.extent[0] * other.extent[2] <= area:
+            continue
+        if abs(x - ox) <= other.extent[0] / 2 and abs(z - oz) <= other.extent[2] / 2 and oy > best_y:
+            best, best_y = other.key, oy
+    return best
+
+
+class HintBook:
+    """Dialogue location hints, believed once their place is in memory."""
+
+    def __init__(self) -> None:
+        self.pending: list[LocationHint] = []
+
+    def add(self, hints: Iterable[LocationHint]) -> None:
+        self.pending.extend(h for h in hints if h.object and h.place)
+
+    def resolve(self, memory: ObjectMemory, pose: Pose) -> None:
+        still = []
+        for hint in self.pending:
+            if not self._believe(hint, memory, pose):
+                still.append(hint)
+        self.pending = still
+
+    @staticmethod
+    def _believe(hint: LocationHint, memory: ObjectMemory, pose: Pose) -> bool:
+        places = memory.of_type(hint.place)
+        if not places:
+            return False
+        anchors = memory.of_type(hint.anchor) if hint.anchor and hint.anchor != "you" else []
+        origin = anchors[0].position if anchors else (pose.x, 0.0, pose.z)
+        place = min(places, key=lambda p: math.hypot(p.position[0] - origin[0], p.position[2] - origin[2]))
+        x, y, z = place.position
+        believed = [i for i in memory.of_type(hint.object) if i.times_seen == 0]  # an earlier hint: move it
+        position = (x, y, z)
+        if believed:
+            believed[0].position, believed[0].container = position, place.key
+        else:
+            memory.add(hint.object, position, confidence=HINT_CONFIDENCE, container=place.key)
+        return True

@@ -1,0 +1,155 @@
+"""The ``semantic`` mapper: a top-down grid and an object memory built only from what the
+Follower perceives -- depth, odometry, the configured perception's detections, its own
+actions and the dialogue's location hints.
+
+Each step the depth frame is back-projected into the odometry frame (camera intrinsics from
+the module context, every ``stride``-th pixel, vectorized numpy) and binned into cells of
+``cell_size`` metres:
+- points between ``floor_height`` and ``agent_height`` are obstacle evidence, points below
+  ``floor_height`` floor evidence; a cell with at least ``obstacle_hits`` obstacle points
+  is an obstacle, else a cell with floor points is free; every cell a point fell in is
+  explored, and the cells under the Follower are free (it stands there);
+- each detection's mask pixels with depth give its class evidence (the detection's score)
+  and its 3-D centroid and extent, which ``ObjectMemory.observe`` fuses into instances;
+- the Follower's own actions and the hints update the memory (``mapping.memory_updates``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from contracts.belief import Belief, Cell, GridMap, ObjectMemory
+from contracts.geometry import depth_to_points
+from contracts.language import LocationHint
+from contracts.mapping import Mapper
+from contracts.navigation import Navigator
+from contracts.observation import ModuleContext, Observation
+from contracts.perception import Detection
+from contracts.planning import ActionOutcome
+from contracts.registry import mapper
+from mapping.memory_updates import HintBook, apply_outcome, believed_container
+from mapping.navigation import GridNavigator
+
+
+@mapper.register("semantic")
+class SemanticMapper(Mapper):
+    @dataclass
+    class Params:
+        cell_size: float = 0.05  # metres per cell
+        map_size: float = 24.0  # metres on a side, centred on the start pose
+        stride: int = 2  # use every stride-th pixel of the depth frame
+        max_depth: float = 5.0  # ignore depth beyond this (metres)
+        floor_height: float = 0.12  # points below are floor
+        agent_height: float = 1.8  # points above cannot block the Follower
+        obstacle_hits: int = 2  # obstacle points that make a cell an obstacle
+        agent_radius: float = 0.15  # cells within this of the Follower are free
+        clearance: float = 0.15  # the navigator keeps this far from obstacles
+        match_radius: float = 0.4  # sightings of a class closer than this are one instance
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or self.Params()
+        p = self.params
+        if not (0.01 <= p.cell_size <= 0.25 and p.map_size > 2 * p.cell_size and p.stride >= 1):
+            raise ValueError(f"semantic mapper: cell_size must be in [0.01, 0.25] m, map_size larger than two cells, "
+                             f"stride >= 1; got {p}")
+
+    def reset(self, context: ModuleContext) -> None:
+        super().reset(context)
+        p = self.params
+        cells = int(round(p.map_size / p.cell_size))
+        self.grid = GridMap.empty((-p.map_size / 2, -p.map_size / 2), (cells, cells), p.cell_size)
+        self.obstacle_hits = np.zeros((cells, cells), dtype=np.int32)
+        self.floor_hits = np.zeros((cells, cells), dtype=np.int32)
+        self.memory = ObjectMemory()
+        self.hints = HintBook()
+        self.step = 0
+        self._navigator = GridNavigator(context.camera.camera_height, p.clearance)
+
+    def navigator(self) -> Navigator:
+        return self._navigator
+
+    def update(self, observation: Observation, detections: list[Detection],
+               outcome: ActionOutcome | None = None, hints: Sequence[LocationHint] = ()) -> Belief:
+        self.step += 1
+        if outcome is not None:
+            apply_outcome(self.memory, outcome)
+        if observation.depth is not None:
+            depth = np.where(observation.depth <= self.params.max_depth, observation.depth, 0.0)
+            points = depth_to_points(depth, observation.pose, self.context.camera)
+            self._integrate_geometry(points)
+            for detection in detections:
+                self._integrate_detection(points, detection)
+        self._clear_footprint(observation.pose.x, observation.pose.z)
+        self.hints.add(hints)
+        self.hints.resolve(self.memory, observation.pose)
+        return Belief(self.grid, self.memory, observation.pose, self.step)
+
+    # -- geometry ------------------------------------------------------------------------
+    def _cells(self, xz: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rows, cols, inside) of odometry (x, z) points."""
+        (x0, z0), res = self.grid.origin, self.grid.resolution
+        cols = np.floor((xz[:, 0] - x0) / res).astype(np.int64)
+        rows = np.floor((xz[:, 1] - z0) / res).astype(np.int64)
+        n = self.grid.shape[0]
+        inside = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < n)
+        return rows, cols, inside
+
+    def _integrate_geometry(self, points: np.ndarray) -> None:
+        p = self.params
+        sample = points[::p.stride, ::p.stride].reshape(-1, 3)
+        sample = sample[np.isfinite(sample[:, 0])]
+        rows, cols, inside = self._cells(sample[:, [0, 2]])
+        height = sample[:, 1]
+        n = self.grid.shape[0]
+        flat = rows[inside] * n + cols[inside]
+        height = height[inside]
+        obstacle = (height >= p.floor_height) & (height <= p.agent_height)
+        floor = height < p.floor_height
+        self.obstacle_hits.ravel()[:] += np.bincount(flat[obstacle], minlength=n * n).astype(np.int32)
+        self.floor_hits.ravel()[:] += np.bincount(flat[floor], minlength=n * n).astype(np.int32)
+        self.grid.explored.ravel()[np.unique(flat)] = True
+        occupancy = np.where(self.obstacle_hits >= p.obstacle_hits, Cell.OBSTACLE,
+                             np.where(self.floor_hits > 0, Cell.FREE, Cell.UNKNOWN)).astype(np.int8)
+        self.grid.occupancy[:] = occupancy
+
+    def _clear_footprint(self, x: float, z: float) -> None:
+        r = self.params.agent_radius
+        r0, c0 = self.grid.cell_of(x - r, z - r)
+        r1, c1 = self.grid.cell_of(x + r, z + r)
+        n = self.grid.shape[0]
+        rows, cols = slice(max(r0, 0), min(r1 + 1, n)), slice(max(c0, 0), min(c1 + 1, n))
+        self.grid.occupancy[rows, cols] = Cell.FREE
+        self.grid.explored[rows, cols] = True
+        self.obstacle_hits[rows, cols] = 0
+
+    # -- detections ----------------------------------------------------------------------
+    def _integrate_detection(self, points: np.ndarray, detection: Detection) -> None:
+        p = self.params
+        hits = points[detection.mask]
+        hits = hits[np.isfinite(hits[:, 0])]
+        if len(hits) == 0:
+            return
+        rows, cols, inside = self._cells(hits[:, [0, 2]])
+        channel = self._channel(detection.object_type)
+        n = self.grid.shape[0]
+        flat = np.unique(rows[inside] * n + cols[inside])
+        view = channel.ravel()
+        view[flat] = np.maximum(view[flat], detection.score)
+        low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
+        centroid = tuple(float(v) for v in np.median(hits, axis=0))
+        extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
+        instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
+                                       p.match_radius)
+        if instance.key != self.memory.held:
+            instance.container = believed_container(self.memory, instance)
+
+    def _channel(self, object_type: str) -> np.ndarray:
+        grid = self.grid
+        if object_type not in grid.classes:
+            layer = np.zeros((1, *grid.shape), dtype=np.float32)
+            grid.evidence = layer if grid.evidence is None or len(grid.classes) == 0 else np.concatenate([grid.evidence, layer])
+            grid.classes = (*grid.classes, object_type)
+        return grid.evidence[grid.classes.index(object_type)]

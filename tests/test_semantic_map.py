@@ -1,0 +1,118 @@
+"""The semantic mapper: a known depth image lands in the right cells, detections become
+memory instances, and each of the Follower's own actions updates the memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from contracts.belief import Cell, ObjectMemory
+from contracts.geometry import CameraIntrinsics, Pose
+from contracts.language import LocationHint
+from contracts.observation import ModuleContext, Observation
+from contracts.perception import Detection, mask_box
+from contracts.planning import ActionOutcome, LowLevelAction
+from mapping.memory_updates import HINT_CONFIDENCE, apply_outcome, believed_container
+from mapping.semantic import SemanticMapper
+
+CAMERA = CameraIntrinsics(120, 120, 90.0, 1.5)
+WALL = 3.0  # metres ahead
+
+
+def room_depth(horizon: float = 0.0) -> np.ndarray:
+    """Depth (along the view axis) of a flat floor and a wall WALL m ahead, camera level."""
+    assert horizon == 0.0
+    rays = CAMERA.pixel_rays()
+    up = rays[..., 1]
+    floor = np.where(up < 0, -CAMERA.camera_height / np.where(up < 0, up, -1), np.inf)
+    return np.minimum(floor, WALL).astype(np.float32)
+
+
+def mapper() -> SemanticMapper:
+    m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1))
+    m.reset(ModuleContext(CAMERA, True))
+    return m
+
+
+def observe(pose: Pose, depth: np.ndarray | None = None) -> Observation:
+    return Observation(1, pose, False, None, True, "", [], None, depth)
+
+
+@pytest.mark.parametrize("heading, ahead", [(0.0, lambda d: (0.0, d)), (90.0, lambda d: (d, 0.0))])
+def test_a_known_depth_image_lands_in_the_right_cells(heading, ahead):
+    m = mapper()
+    belief = m.update(observe(Pose(0.0, 0.0, heading, 0.0), room_depth()), [])
+    grid = belief.grid
+    assert grid.state_at(*ahead(2.0)) == Cell.FREE  # floor seen between the Follower and the wall
+    assert grid.state_at(*ahead(WALL + 0.02)) == Cell.OBSTACLE  # the wall
+    assert grid.state_at(*ahead(WALL + 1.0)) == Cell.UNKNOWN  # behind the wall: never seen
+    assert grid.state_at(*ahead(-1.0)) == Cell.UNKNOWN  # behind the Follower
+    assert grid.state_at(0.0, 0.0) == Cell.FREE  # where it stands
+    assert grid.explored[grid.cell_of(*ahead(2.5))] and not grid.explored[grid.cell_of(*ahead(-2.0))]
+    assert grid.frontiers().any()
+
+
+def test_a_detection_becomes_an_instance_with_class_evidence():
+    m = mapper()
+    depth = room_depth()
+    mask = np.zeros(depth.shape, dtype=bool)
+    mask[40:50, 55:65] = True  # on the wall, a little above the camera's level
+    detection = Detection("Painting", 0.7, mask_box(mask), mask)
+    belief = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [detection])
+    (instance,) = belief.memory.of_type("Painting")
+    assert instance.position[2] == pytest.approx(WALL, abs=0.05) and instance.position[0] == pytest.approx(0, abs=0.1)
+    assert instance.position[1] > CAMERA.camera_height and instance.confidence == 0.7
+    assert belief.grid.class_evidence("Painting")[belief.grid.cell_of(0.0, WALL + 0.01)] == pytest.approx(0.7)
+    again = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [detection])
+    assert len(again.memory.of_type("Painting")) == 1 and instance.times_seen == 2
+
+
+def _scene() -> ObjectMemory:
+    memory = ObjectMemory()
+    memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.1, 0.6), times_seen=1)
+    memory.add("SinkBasin", (0.5, 0.85, 1.0), extent=(0.5, 0.2, 0.4), times_seen=1)
+    memory.add("Faucet", (0.5, 1.1, 1.2), times_seen=1)
+    memory.add("Mug", (-0.5, 0.97, 1.0), extent=(0.1, 0.1, 0.1), times_seen=1)
+    memory.add("Microwave", (1.5, 1.0, 1.0), extent=(0.5, 0.3, 0.4), times_seen=1)
+    memory.add("Apple", (1.5, 1.0, 1.0), extent=(0.08, 0.08, 0.08), times_seen=1, container="Microwave#1")
+    return memory
+
+
+def _do(memory, action, key=None, receptacle=None, success=True):
+    apply_outcome(memory, ActionOutcome(LowLevelAction(action, {"x": 0.5, "y": 0.5}, key, receptacle), success))
+
+
+def test_own_actions_update_the_memory():
+    memory = _scene()
+    mug = memory.instances["Mug#1"]
+    assert believed_container(memory, mug) == "CounterTop#1"
+    _do(memory, "Pickup", "Mug#1", success=False)
+    assert memory.held is None  # a failed action changes nothing
+    _do(memory, "Pickup", "Mug#1")
+    assert memory.held == "Mug#1" and mug.container is None
+    _do(memory, "Place", None, "SinkBasin#1")
+    assert memory.held is None and mug.container == "SinkBasin#1" and mug.position[0] == 0.5
+    _do(memory, "ToggleOn", "Faucet#1")
+    assert mug.states["is_dirty"] is False and memory.instances["Faucet#1"].states["is_toggled"] is True
+    _do(memory, "Open", "Microwave#1")
+    assert memory.instances["Microwave#1"].states["is_open"] is True
+    _do(memory, "Close", "Microwave#1")
+    _do(memory, "ToggleOn", "Microwave#1")
+    assert memory.instances["Apple#1"].states["is_cooked"] is True
+    _do(memory, "SliceObject", "Apple#1")
+    assert memory.instances["Apple#1"].states["is_sliced"] is True
+    _do(memory, "ToggleOff", "Microwave#1")
+    assert memory.instances["Microwave#1"].states["is_toggled"] is False
+
+
+def test_a_location_hint_is_believed_below_sightings_once_its_place_is_known():
+    m = mapper()
+    hint = LocationHint("Knife", "in", "Drawer", "left", "Stove")
+    belief = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], hints=[hint])
+    assert not belief.memory.of_type("Knife") and m.hints.pending == [hint]  # no drawer known yet
+    belief.memory.add("Drawer", (2.0, 0.5, 1.0), times_seen=1)
+    belief.memory.add("Drawer", (-2.0, 0.5, 1.0), times_seen=1)
+    belief = m.update(observe(Pose(-1.5, 0.0, 0.0, 0.0)), [])
+    (knife,) = belief.memory.of_type("Knife")
+    assert knife.confidence == HINT_CONFIDENCE and knife.container == "Drawer#2" and knife.times_seen == 0
+    assert not m.hints.pending
