@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import ndimage
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -97,17 +96,19 @@ class _Lattice:
         self.i0, self.j0 = math.ceil(x0 / STEP), math.ceil(z0 / STEP)
         ni, nj = math.floor((x0 + cols * res) / STEP) - self.i0 + 1, math.floor((z0 + rows * res) / STEP) - self.j0 + 1
         self.shape = (max(ni, 1), max(nj, 1))
-        obstacle = grid.occupancy == Cell.OBSTACLE
-        if clearance > 0:
-            radius = int(math.ceil(clearance / res))
-            obstacle = ndimage.binary_dilation(obstacle, np.ones((2 * radius + 1, 2 * radius + 1), dtype=bool))
         xs = (np.arange(self.shape[0]) + self.i0) * STEP
         zs = (np.arange(self.shape[1]) + self.j0) * STEP
         cols_at = np.floor((xs - x0) / res).astype(int)
         rows_at = np.floor((zs - z0) / res).astype(int)
         inside = (cols_at[:, None] >= 0) & (cols_at[:, None] < cols) & (rows_at[None, :] >= 0) & (rows_at[None, :] < rows)
-        ci, ri = np.clip(cols_at, 0, cols - 1), np.clip(rows_at, 0, rows - 1)
-        free = inside & ~obstacle[np.ix_(ri, ci)].T
+        # obstacle cells within ``clearance`` of each lattice point, by an integral image
+        radius = int(math.ceil(clearance / res)) if clearance > 0 else 0
+        table = np.zeros((rows + 1, cols + 1), dtype=np.int32)
+        table[1:, 1:] = np.cumsum(np.cumsum(grid.occupancy == Cell.OBSTACLE, axis=0), axis=1)
+        r0, r1 = np.clip(rows_at - radius, 0, rows), np.clip(rows_at + radius + 1, 0, rows)
+        c0, c1 = np.clip(cols_at - radius, 0, cols), np.clip(cols_at + radius + 1, 0, cols)
+        hits = table[np.ix_(r1, c1)] - table[np.ix_(r0, c1)] - table[np.ix_(r1, c0)] + table[np.ix_(r0, c0)]
+        free = inside & (hits.T == 0)
         for point in blocked:
             if self._inside(point):
                 free[point[0] - self.i0, point[1] - self.j0] = False

@@ -63,6 +63,7 @@ class SemanticMapper(Mapper):
         self.grid = GridMap.empty((-p.map_size / 2, -p.map_size / 2), (cells, cells), p.cell_size)
         self.obstacle_hits = np.zeros((cells, cells), dtype=np.int32)
         self.floor_hits = np.zeros((cells, cells), dtype=np.int32)
+        self._layers = np.zeros((0, cells, cells), dtype=np.float32)
         self.memory = ObjectMemory()
         self.hints = HintBook()
         self.step = 0
@@ -147,9 +148,15 @@ class SemanticMapper(Mapper):
             instance.container = believed_container(self.memory, instance)
 
     def _channel(self, object_type: str) -> np.ndarray:
+        """The class's evidence layer; layers live in a buffer that doubles when full, and
+        ``grid.evidence`` is a view of the layers in use."""
         grid = self.grid
         if object_type not in grid.classes:
-            layer = np.zeros((1, *grid.shape), dtype=np.float32)
-            grid.evidence = layer if grid.evidence is None or len(grid.classes) == 0 else np.concatenate([grid.evidence, layer])
+            n = len(grid.classes)
+            if n == len(self._layers):
+                grown = np.zeros((max(8, 2 * n), *grid.shape), dtype=np.float32)
+                grown[:n] = self._layers
+                self._layers = grown
             grid.classes = (*grid.classes, object_type)
+            grid.evidence = self._layers[: n + 1]
         return grid.evidence[grid.classes.index(object_type)]

@@ -116,3 +116,19 @@ def test_a_location_hint_is_believed_below_sightings_once_its_place_is_known():
     (knife,) = belief.memory.of_type("Knife")
     assert knife.confidence == HINT_CONFIDENCE and knife.container == "Drawer#2" and knife.times_seen == 0
     assert not m.hints.pending
+
+
+def test_a_scripted_tour_maps_the_room_on_rendered_frames():
+    import argparse
+
+    from agent.map_quality import tour
+    from simulator.episodes.model import load_episodes, shipped_path
+    from simulator.render import available
+    from simulator.sim import Simulator
+
+    if not available():
+        pytest.skip("no headless OpenGL (EGL) context")
+    sim = Simulator(argparse.Namespace(render="egl", width=160, height=160))
+    score = tour(sim, load_episodes(shipped_path("valid_unseen"))[0][5], "oracle-seg", waypoints=1)
+    sim.close()
+    assert score["free_precision"] > 0.9 and score["explored_navigable"] > 0.3 and score["obstacle_iou"] > 0.2

@@ -1,5 +1,5 @@
-"""``nesy bench``: speed benchmarks of the simulator and the renderer (and, as they are
-built, other parts)."""
+"""``nesy bench``: speed benchmarks of the simulator and the renderer, and the mapper's map
+quality and speed (and, as they are built, other parts)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     render.add_argument("--seed", type=int, default=0)
     render.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     render.set_defaults(handler=run_render)
+    mapping = sub.add_parser(
+        "map", help="map quality and speed of a mapper on scripted tours (needs EGL)",
+        description="On valid_unseen start states with rendering on, the Follower looks around and walks to "
+        "random navigable points with the mapper's navigator; reports obstacle IoU against the true "
+        "navigable grid, the precision of the cells it calls passable, the explored share, and ms_per_step "
+        "(one map update plus one navigation decision, median; perception not included).",
+    )
+    mapping.add_argument("--mapper", default="semantic")
+    mapping.add_argument("--perception", default="oracle-seg")
+    mapping.add_argument("--episodes", type=int, default=12, help="valid_unseen episodes, spread over the split")
+    mapping.add_argument("--seed", type=int, default=0)
+    mapping.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    mapping.set_defaults(handler=run_map)
 
 
 def run_sim(args: argparse.Namespace) -> int:
@@ -69,6 +82,29 @@ def run_render(args: argparse.Namespace) -> int:
         "gl_renderer": frames["gl_renderer"],
         "lp_num_threads": frames["lp_num_threads"],
     }
+    if args.json:
+        print_json(result)
+    else:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+def run_map(args: argparse.Namespace) -> int:
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from agent.map_quality import tour
+    from simulator.episodes.model import load_episodes, shipped_path
+    from simulator.sim import Simulator
+
+    episodes = load_episodes(shipped_path("valid_unseen"))[0]
+    chosen = episodes[:: max(1, len(episodes) // max(args.episodes, 1))][: args.episodes]
+    sim = Simulator(SimpleNamespace(render="egl", width=300, height=300))
+    rows = [tour(sim, e, args.perception, args.mapper, seed=args.seed) for e in chosen]
+    sim.close()
+    result = {"episodes": len(rows), "mapper": args.mapper, "perception": args.perception,
+              **{k: round(float(np.mean([r[k] for r in rows])), 4) for k in rows[0]}}
     if args.json:
         print_json(result)
     else:

@@ -1,0 +1,102 @@
+"""Map quality and speed of a mapper on a scripted tour (an offline tool: it reads ground
+truth to score the map, so it lives in ``agent``, never in a Follower).
+
+Per episode (valid_unseen start states, rendering on): the configured perception and mapper
+are reset as a Follower's would be; the Follower looks around at its start (four right
+turns at two horizons), then walks with the mapper's own navigator to ``waypoints`` random
+truly navigable points and looks around at each. Scored at the end, over the lattice
+points the map has explored: IoU of "blocked" (the navigator's passability on the map vs
+the simulator's navigable grid) and the explored share of the navigable area. Timed: one
+mapper update plus one navigation decision per step (``ms_per_step``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from contracts.geometry import world_to_odometry
+from contracts.navigation import NavigationGoal, NavigationState
+from contracts.observation import FOLLOWER, ModuleContext
+from contracts.registry import registry
+from mapping.navigation import STEP, _Lattice
+from simulator.oracle import OracleAccess
+from simulator.scenes import GRID
+
+LOOK_AROUND = ["Turn Right"] * 4 + ["Look Down"] + ["Turn Right"] * 4 + ["Look Up"]
+
+
+def tour(sim: Any, episode: Any, perception_name: str, mapper_name: str = "semantic", waypoints: int = 3,
+         seed: int = 0, max_steps: int = 150) -> dict[str, float]:
+    observation = sim.reset(episode.start)
+    access = OracleAccess(sim, episode)
+    context = ModuleContext(sim.camera_intrinsics(), sim.rendering, seed)
+    perception = registry("perception").build(perception_name)
+    mapper = registry("mapper").build(mapper_name)
+    for module in (perception, mapper):
+        if hasattr(module, "attach_oracle"):
+            module.attach_oracle(access)
+        module.reset(context)
+    navigator = mapper.navigator()
+    truth = _true_navigable(sim)
+    rng = random.Random(f"{seed}:{episode.episode_id}")
+    plan = list(LOOK_AROUND)
+    goals = [rng.choice(sorted(truth)) for _ in range(waypoints)]
+    timings, steps = [], 0
+    belief = None
+    while steps < max_steps and (plan or goals):
+        detections = perception.detect(observation)
+        started = time.perf_counter()
+        belief = mapper.update(observation, detections)
+        action = plan.pop(0) if plan else None
+        if action is None:
+            step = navigator.step(observation, belief, NavigationGoal(point=(goals[0][0] * STEP, goals[0][1] * STEP)))
+            if step.state != NavigationState.MOVING:
+                goals.pop(0)
+                plan = list(LOOK_AROUND)
+                continue
+            action = step.action
+        timings.append(time.perf_counter() - started)
+        observation = sim.step(FOLLOWER, action).observation
+        steps += 1
+    belief = mapper.update(observation, perception.detect(observation))
+    return {**_score(belief.grid, truth, getattr(mapper.params, "clearance", 0.0)),
+            "ms_per_step": 1000 * float(np.median(timings)) if timings else 0.0, "steps": steps}
+
+
+def _true_navigable(sim: Any) -> set[tuple[int, int]]:
+    """The simulator's navigable cells as odometry lattice points."""
+    cells = np.array([(i * GRID, 0.0, j * GRID) for i, j in sim.world.scene.navigable])
+    odo = world_to_odometry(cells, sim.odometry_origin(FOLLOWER))
+    return {(int(round(x / STEP)), int(round(z / STEP))) for x, _, z in odo}
+
+
+def _score(grid: Any, truth: set[tuple[int, int]], clearance: float) -> dict[str, float]:
+    lattice = _Lattice(grid, clearance, (0, 0), set())
+    ii, jj = np.meshgrid(np.arange(lattice.shape[0]) + lattice.i0, np.arange(lattice.shape[1]) + lattice.j0,
+                         indexing="ij")
+    rows, cols = np.floor((jj * STEP - grid.origin[1]) / grid.resolution).astype(int), \
+        np.floor((ii * STEP - grid.origin[0]) / grid.resolution).astype(int)
+    explored = grid.explored[np.clip(rows, 0, grid.shape[0] - 1), np.clip(cols, 0, grid.shape[1] - 1)]
+    navigable = np.vectorize(lambda i, j: (i, j) in truth)(ii, jj)
+    near_truth = explored & (navigable | _dilate(navigable))  # the room around the navigable area
+    predicted_blocked = ~lattice.free & near_truth
+    true_blocked = ~navigable & near_truth
+    union = (predicted_blocked | true_blocked).sum()
+    return {
+        "obstacle_iou": float((predicted_blocked & true_blocked).sum() / union) if union else 1.0,
+        "free_precision": float((lattice.free & navigable & explored).sum() / max((lattice.free & explored).sum(), 1)),
+        "explored_navigable": float((explored & navigable).sum() / max(navigable.sum(), 1)),
+    }
+
+
+def _dilate(mask: np.ndarray) -> np.ndarray:
+    out = mask.copy()
+    out[1:] |= mask[:-1]
+    out[:-1] |= mask[1:]
+    out[:, 1:] |= mask[:, :-1]
+    out[:, :-1] |= mask[:, 1:]
+    return out
