@@ -59,6 +59,10 @@ class SimObject:
     parent: str | None = None
     held_by: int | None = None
     children: list[str] = field(default_factory=list)
+    # AI2-THOR's recorded rotation (Euler x, y, z, degrees) and the object's own full extents
+    # (calibrated, in its frame; ``size`` is then their axis-aligned hull); None: unturned box
+    rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    extent: tuple[float, float, float] | None = None
     # AI2-THOR state
     is_open: bool = False
     is_toggled: bool = False

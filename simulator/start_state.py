@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from contracts.errors import NesyError
+from simulator.calibration.table import placed_box
 from simulator.object_types import can_contain, type_info
 from simulator.objects import SimObject, encloses, format_object_id
 from simulator.scenes import load_scene
@@ -38,6 +39,9 @@ class ObjectPlacement:
     object_type: str
     position: tuple[float, float, float]
     object_id: str | None = None
+    rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)  # AI2-THOR's Euler angles, degrees
+    asset: str | None = None  # ALFRED's objectName (e.g. 'Mug_2a940808'): its calibrated shape
+    at_pivot: bool = False  # position is AI2-THOR's recorded pivot (ALFRED), not the box centre
 
     @property
     def resolved_id(self) -> str:
@@ -69,8 +73,10 @@ def build_world(start: StartState, field_of_view: float = 90.0, interaction_dist
         oid = placement.resolved_id
         if oid in objects:
             raise StartStateError(f"{start.scene}: object {oid} is listed twice in the start state")
-        size = type_info(placement.object_type).size
-        objects[oid] = SimObject(oid, placement.object_type, tuple(placement.position), tuple(size))
+        center, size, extent = placed_box(placement.object_type, tuple(placement.position), placement.rotation,
+                                          placement.asset, type_info(placement.object_type).size,
+                                          placement.at_pivot)
+        objects[oid] = SimObject(oid, placement.object_type, center, size, rotation=placement.rotation, extent=extent)
         movables.append(objects[oid])
     _assign_parents(objects, movables)
     _apply_states(objects, start)
@@ -98,8 +104,8 @@ def _contains(recep: SimObject, obj: SimObject) -> bool:
     if abs(x - rx) > sx / 2 + XZ_MARGIN or abs(z - rz) > sz / 2 + XZ_MARGIN:
         return False
     bottom, top = ry - sy / 2, ry + sy / 2
-    if encloses(recep):  # inside: the object's centre within the box
-        return bottom - 0.02 <= y <= top + 0.02
+    if encloses(recep):  # inside: the object's centre above the floor of the box, its bottom below the top
+        return bottom - 0.02 <= y and y - obj.size[1] / 2 <= top - 0.01
     return bottom - Y_BELOW <= y <= top + obj.size[1] / 2 + Y_ABOVE
 
 

@@ -17,7 +17,8 @@ def test_known_type_properties():
     assert isinstance(mug, TypeInfo)
     assert mug.pickupable and mug.receptacle and mug.fillable and mug.dirtyable
     assert not mug.openable and not mug.sliceable
-    assert mug.size == (0.1, 0.1, 0.1)
+    # pickupable sizes are fitted to AI2-THOR's recorded masks (docs/calibration.md)
+    assert all(0.08 <= v <= 0.14 for v in mug.size)
     fridge = type_info("Fridge")
     assert fridge.openable and fridge.receptacle and not fridge.pickupable
     assert fridge.size == (0.7, 1.8, 0.7)

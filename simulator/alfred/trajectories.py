@@ -48,8 +48,12 @@ class Trajectory:
         # a few recorded poses repeat an object at the same (rounded) spot: keep the first
         placements: dict[str, ObjectPlacement] = {}
         for pose in self.object_poses:
-            p = pose["position"]
-            placement = ObjectPlacement(pose["objectName"].split("_")[0], (p["x"], p["y"], p["z"]))
+            p, r = pose["position"], pose.get("rotation") or {}
+            placement = ObjectPlacement(
+                pose["objectName"].split("_")[0], (p["x"], p["y"], p["z"]),
+                rotation=(float(r.get("x", 0.0)), float(r.get("y", 0.0)), float(r.get("z", 0.0))),
+                asset=pose["objectName"], at_pivot=True,
+            )
             placements.setdefault(placement.resolved_id, placement)
         init = self.init_action
         pose = (float(init["x"]), float(init["z"]), int(round(init["rotation"])) % 360, float(init["horizon"]))

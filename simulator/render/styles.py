@@ -28,6 +28,7 @@ from .palette import (
     seed_of,
     shade,
 )
+from .rotation import euler_matrix
 from .types import RenderObject
 
 ROW = 17
@@ -43,11 +44,15 @@ class Kit:
 
     def __init__(self, obj: RenderObject, front: tuple[int, int], look: Look) -> None:
         self.obj, self.look = obj, look
-        fx, fz = front
-        sx, sy, sz = (max(s, 1e-3) for s in obj.size)
-        # frame columns: lateral, up, front (a proper rotation)
-        self.frame = np.array([[fz, 0, fx], [0, 1, 0], [-fx, 0, fz]], dtype=float)
-        self.W, self.H, self.D = (sx, sy, sz) if fz != 0 else (sz, sy, sx)
+        if obj.extent is not None:  # a calibrated object: its own extents, turned as recorded
+            self.frame = euler_matrix(*obj.rotation)
+            self.W, self.H, self.D = (max(s, 1e-3) for s in obj.extent)
+        else:
+            fx, fz = front
+            sx, sy, sz = (max(s, 1e-3) for s in obj.size)
+            # frame columns: lateral, up, front (a proper rotation)
+            self.frame = np.array([[fz, 0, fx], [0, 1, 0], [-fx, 0, fz]], dtype=float)
+            self.W, self.H, self.D = (sx, sy, sz) if fz != 0 else (sz, sy, sx)
         self.center = np.array(obj.center, dtype=float)
         self.seed = seed_of(obj.object_id)
         color = instance_color(obj.object_id, look.color, look.jitter)

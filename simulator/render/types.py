@@ -27,6 +27,10 @@ class RenderObject:
     is_sliced: bool = False
     hidden: bool = False  # inside a closed receptacle or held: not drawn
     liquid: str | None = None  # 'water', 'coffee', 'wine' when filled; None: the type's usual
+    # AI2-THOR's rotation (Euler x, y, z, degrees) and the object's own full extents in its
+    # frame (calibrated); None: an unturned box of ``size`` facing away from the nearest wall
+    rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    extent: tuple[float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class CameraPose:
     z: float
     rotation: float  # degrees about y; 0 faces +z, 90 faces +x
     horizon: float  # degrees; positive looks DOWN, range [-30, 60]
-    field_of_view: float = 90.0  # vertical = horizontal for square frames
+    field_of_view: float = 90.0  # vertical = horizontal for square frames (ALFRED's AI2-THOR: 60)
 
 
 @dataclass

@@ -83,6 +83,8 @@ def render_objects(world: World) -> tuple[RenderObject, ...]:
                 o.is_sliced,
                 _hidden(world, oid),
                 o.liquid if o.is_filled else None,
+                tuple(o.rotation) if o.extent is not None else (0.0, 0.0, 0.0),
+                o.extent,
             )
         )
     return tuple(out)

@@ -37,14 +37,19 @@ def _props(raw: list[str]) -> list[str]:
 def build_types(doc: dict[str, list[str]], meta: dict[str, Any]) -> dict[str, Any]:
     raw = {**doc, **type_facts.EXTRA_TYPES}
     affordances = meta["pickupable_properties"]
+    calibration = PACKAGE_DATA / "calibration.json"
+    calibrated = json.loads(calibration.read_text())["types"] if calibration.is_file() else {}
     types: dict[str, Any] = {}
     for name in sorted(raw):
         props = _props(raw[name])
         default = (type_facts.DEFAULT_PICKUPABLE if "pickupable" in props
                    else type_facts.DEFAULT_FIXED)
+        size = type_facts.SIZES.get(name, default)
+        if "pickupable" in props and name in calibrated:
+            size = tuple(calibrated[name]["size"])  # fitted to AI2-THOR's masks (docs/calibration.md)
         types[name] = {
             "properties": props,
-            "size": list(type_facts.SIZES.get(name, default)),
+            "size": list(size),
             "alfred_affordances": sorted(affordances.get(name, [])),
         }
     alfred = {(r, o) for r, o in meta["can_contain"]}
@@ -56,7 +61,8 @@ def build_types(doc: dict[str, list[str]], meta: dict[str, Any]) -> dict[str, An
     return {"types": types, "can_contain": contains, "source": [
         "ai2thor_object_types.json (AI2-THOR type documentation, via sled-group/DANLI, MIT)",
         "floorplans.json.gz meta (ALFRED can_contain / pickupable_properties, MIT)",
-        "simulator/scenes/type_facts.py (sizes, extra containment rules)"]}
+        "simulator/scenes/type_facts.py (sizes, extra containment rules)",
+        "simulator/data/calibration.json (pickupable sizes fitted to AI2-THOR's masks)"]}
 
 
 def _r(v: float) -> float:

@@ -1,0 +1,74 @@
+"""The fitted calibration at run time: the camera and each movable object's box from its pivot.
+
+Reads ``simulator/data/calibration.json`` (written by ``python -m simulator.calibration.fit``;
+docs/calibration.md). ``placed_box`` turns a recorded pose (AI2-THOR's pivot and rotation)
+into the simulator's geometry: the box centre, the axis-aligned extents the symbolic world
+uses, and the object's own extents that the renderer draws turned by the rotation.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+Vec3 = tuple[float, float, float]
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, Any]:
+    path = resources.files("simulator") / "data" / "calibration.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def field_of_view() -> float:
+    """AI2-THOR's (ALFRED's) camera field of view, degrees (fitted: 60)."""
+    return float(_table().get("camera", {}).get("field_of_view", 60.0))
+
+
+def object_box(object_type: str, asset: str | None = None) -> tuple[Vec3, Vec3] | None:
+    """(full extents, centre offset from the pivot) in the object's frame, for an asset
+    (ALFRED's objectName) fitted on its own, else for its type; None if not fitted."""
+    table = _table()
+    entry = table.get("assets", {}).get(asset) if asset else None
+    entry = entry or table.get("types", {}).get(object_type)
+    if entry is None:
+        return None
+    return tuple(entry["size"]), tuple(entry["offset"])  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=4096)
+def rotation_matrix(rotation: Vec3) -> np.ndarray:
+    from simulator.render.rotation import euler_matrix
+
+    m = euler_matrix(*rotation)
+    m.setflags(write=False)
+    return m
+
+
+def placed_box(object_type: str, pivot: Vec3, rotation: Vec3 = (0.0, 0.0, 0.0), asset: str | None = None,
+               default_size: Vec3 | None = None, at_pivot: bool = True) -> tuple[Vec3, Vec3, Vec3 | None]:
+    """(box centre, axis-aligned extents, own extents or None) of an object at a pose.
+
+    ``at_pivot``: the position is AI2-THOR's pivot (a recorded pose), so the fitted offset
+    moves it to the box centre; otherwise (a spawned object) it already is the centre.
+    Without a fitted box the position is the centre and ``default_size`` the extents (the
+    object is drawn unturned: own extents None)."""
+    fitted = object_box(object_type, asset)
+    if fitted is None:
+        size = default_size if default_size is not None else (0.15, 0.15, 0.15)
+        return tuple(float(v) for v in pivot), tuple(float(v) for v in size), None  # type: ignore[return-value]
+    extent, offset = fitted
+    r = rotation_matrix(tuple(float(v) for v in rotation))
+    center = np.asarray(pivot, dtype=float) + (r @ np.asarray(offset, dtype=float) if at_pivot else 0.0)
+    aabb = np.abs(r) @ np.asarray(extent, dtype=float)
+    return (
+        tuple(round(float(v), 5) for v in center),  # type: ignore[return-value]
+        tuple(round(float(v), 5) for v in aabb),  # type: ignore[return-value]
+        tuple(float(v) for v in extent),  # type: ignore[return-value]
+    )
