@@ -6,15 +6,23 @@ file's own keys on top (mappings merge key by key, anything else replaces). Incl
 cycles and missing files are reported with the chain of files involved.
 
 The merged tree is validated against a dataclass schema (``agent.settings.NesyConfig``):
-an unknown key or a value of the wrong type fails with the file that set it, the dotted
-key and the expected type. CLI overrides (``simulator.width=128``) are parsed by the type
-of the field they set, and are reported as coming from "the command line".
+an unknown key, a value of the wrong type or out of its range fails with the file that set
+it, the dotted key and what was expected. A field states its range once, where the schema
+declares it: ``field(default=300, metadata={"range": (64, 900)})`` (``in_range`` builds
+that; ``None`` leaves a side open); a float is never NaN or infinite. CLI overrides
+(``simulator.width=128``) are parsed by the type of the field they set, and are reported as
+coming from "the command line".
+
+YAML is read with ``safe_yaml``: aliases may not expand the document by more than
+``MAX_ALIAS_EXPANSION`` values (a few hundred bytes of nested aliases can otherwise expand
+to gigabytes) and may not refer to themselves.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from pathlib import Path
@@ -27,10 +35,70 @@ from contracts.errors import NesyError
 T = TypeVar("T")
 COMMAND_LINE = "the command line"
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "configs"
+MAX_ALIAS_EXPANSION = 10_000  # values that aliases may add to a YAML document
 
 
 class ConfigError(NesyError):
     """A config file or override is malformed, misspelt or of the wrong type."""
+
+
+def in_range(default: Any, low: float | None = None, high: float | None = None) -> Any:
+    """A dataclass field with a default and the closed range ``low..high`` it must lie in."""
+    return dataclasses.field(default=default, metadata={"range": (low, high)})
+
+
+def safe_yaml(text: str, where: str) -> Any:
+    """``yaml.safe_load`` that refuses alias bombs and recursive aliases (``where`` names
+    the text in errors); ``yaml.YAMLError`` for malformed YAML."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_aliases(node, where)
+        return loader.construct_document(node)
+    except RecursionError:
+        raise ConfigError(f"{where}: YAML nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def _check_aliases(root: yaml.Node, where: str) -> None:
+    """Count the values the document has with every alias expanded (shared nodes counted
+    once per use), without expanding anything; refuse cycles and big expansions."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if done:
+            active.discard(key)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in children)
+            continue
+        if key in sizes:
+            continue
+        active.add(key)  # the nodes on the path from the root to here
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+        for child in children:
+            if id(child) in active:
+                raise ConfigError(f"{where}: a recursive YAML alias (an anchor used inside itself)")
+    expanded = sizes[id(root)] - len(sizes)
+    if expanded > MAX_ALIAS_EXPANSION:
+        raise ConfigError(
+            f"{where}: YAML aliases expand to {expanded:,} more values (at most "
+            f"{MAX_ALIAS_EXPANSION:,}); write the values out or use fewer nested aliases"
+        )
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
 
 
 @dataclasses.dataclass
@@ -39,6 +107,7 @@ class RawConfig:
 
     tree: dict[str, Any]
     sources: dict[str, str]
+    fallback: str = "the defaults"  # the source of keys no file or override set
 
     def source_of(self, dotted: str) -> str:
         parts = dotted.split(".")
@@ -46,7 +115,7 @@ class RawConfig:
             key = ".".join(parts[:end])
             if key in self.sources:
                 return self.sources[key]
-        return "the defaults"
+        return self.fallback
 
 
 def shipped_configs() -> list[str]:
@@ -86,11 +155,16 @@ def _load_file(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], dic
         cycle = " -> ".join(str(p) for p in (*chain, path))
         raise ConfigError(f"include cycle: {cycle}; remove one of these includes")
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "save the config as UTF-8"
+        ) from None
     try:
-        data = yaml.safe_load(text)
+        data = safe_yaml(text, str(path))
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}".replace("\n", " ")) from None
     data = {} if data is None else data
@@ -146,14 +220,15 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
     if not sep or not key or any(not part for part in key.split(".")):
         raise ConfigError(f"override {override!r} must look like key.sub=value")
     field_type = _type_at(schema, key.split(".")) if schema else None
-    value: Any = text if field_type is str else _parse_scalar(text)
+    value: Any = text if field_type is str else _parse_scalar(text, key)
     node = raw.tree
     parts = key.split(".")
-    for part in parts[:-1]:
+    for depth, part in enumerate(parts[:-1], 1):
         child = node.get(part)
         if not isinstance(child, dict):
             child = {}
             node[part] = child
+            raw.sources[".".join(parts[:depth])] = COMMAND_LINE  # a key only the override names
         node = child
     node[parts[-1]] = value
     for stale in [k for k in raw.sources if k.startswith(key + ".")]:
@@ -163,9 +238,9 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
         raw.sources.update(_sources_for(value, COMMAND_LINE, key + "."))
 
 
-def _parse_scalar(text: str) -> Any:
+def _parse_scalar(text: str, key: str) -> Any:
     try:
-        return yaml.safe_load(text) if text.strip() else ""
+        return safe_yaml(text, f"{COMMAND_LINE}: key {key!r}") if text.strip() else ""
     except yaml.YAMLError:
         return text
 
@@ -249,6 +324,7 @@ def _convert(tp: Any, value: Any, dotted: str, raw: RawConfig) -> Any:
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 _fail(raw, sub_dotted, f"unknown key{hint}; expected one of: {', '.join(fields)}")
             kwargs[key] = _convert(hints[key], sub, sub_dotted, raw)
+            _check_range(fields[key], kwargs[key], sub_dotted, raw)
         missing = [
             name for name, f in fields.items()
             if name not in kwargs and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
@@ -268,6 +344,8 @@ def _convert(tp: Any, value: Any, dotted: str, raw: RawConfig) -> Any:
         return {k: _convert(val_tp, v, f"{dotted}.{k}", raw) for k, v in value.items()}
     if tp is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
+            if not math.isfinite(value):
+                _fail(raw, dotted, f"expected a finite float, got {value!r}")
             return float(value)
         _fail(raw, dotted, f"expected float, got {type(value).__name__} {value!r}")
     if tp in (int, bool, str):
@@ -277,6 +355,19 @@ def _convert(tp: Any, value: Any, dotted: str, raw: RawConfig) -> Any:
     if isinstance(tp, type) and isinstance(value, tp):
         return value
     _fail(raw, dotted, f"expected {_type_name(tp)}, got {value!r}")
+
+
+def _check_range(field: dataclasses.Field, value: Any, dotted: str, raw: RawConfig) -> None:
+    """The field's declared range (``metadata["range"] = (low, high)``), if any."""
+    low, high = field.metadata.get("range", (None, None))
+    if value is None or (low is None and high is None):
+        return
+    if low is not None and high is not None and not low <= value <= high:
+        _fail(raw, dotted, f"must be in {low}..{high}, got {value!r}")
+    if low is not None and value < low:
+        _fail(raw, dotted, f"must be at least {low}, got {value!r}")
+    if high is not None and value > high:
+        _fail(raw, dotted, f"must be at most {high}, got {value!r}")
 
 
 def to_yaml(config: Any) -> str:

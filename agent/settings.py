@@ -2,8 +2,10 @@
 
 Every YAML config is validated against ``NesyConfig``; a module's own ``params`` are
 validated against the ``Params`` dataclass that the module class declares (a module
-without ``Params`` takes no parameters). See ``configs/default.yaml`` for the commented
-default.
+without ``Params`` takes no parameters). A field with a range declares it here, once
+(``in_range(default, low, high)``; a module's ``Params`` may do the same with
+``field(metadata={"range": (low, high)})``). See ``configs/default.yaml`` for the
+commented default.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agent import config as config_io
+from agent.config import in_range
 from contracts.registry import registry
 
 
@@ -29,10 +32,10 @@ class SimulatorConfig:
     """Settings of the built-in THOR-compatible simulator."""
 
     render: Literal["none", "egl"] = "none"
-    width: int = 300
-    height: int = 300
-    field_of_view: float = 90.0
-    interaction_distance: float = 1.5
+    width: int = in_range(300, 64, 900)  # pixels, the renderer's limits
+    height: int = in_range(300, 64, 900)
+    field_of_view: float = in_range(90.0, 1.0, 179.0)  # degrees, as AI2-THOR's (0, 180)
+    interaction_distance: float = in_range(1.5, 0.1, 10.0)  # metres
 
 
 @dataclass
@@ -50,8 +53,8 @@ class ModulesConfig:
 class EvaluationConfig:
     """How episodes are run: limits (null: the suite's, TEACh 1000/30, ALFRED 1000/10)."""
 
-    max_steps: int | None = None
-    max_failed_actions: int | None = None
+    max_steps: int | None = in_range(None, 1)
+    max_failed_actions: int | None = in_range(None, 1)
     step_instructions: bool = False  # ALFRED: also give the Follower the step instructions
     alfred_data: str | None = None  # ALFRED trajectories file for the alfred suite
 
@@ -84,11 +87,11 @@ def load_config(name_or_path: str | Path, overrides: list[str] | tuple[str, ...]
     return LoadedConfig(config_io.build_dataclass(NesyConfig, raw), raw, path)
 
 
-def build_module(
-    family: str, spec: ModuleConfig, raw: config_io.RawConfig | None = None, where: str = "", **extra: Any
-) -> Any:
-    """Instantiate the registered ``family`` module that ``spec`` names, with its params
-    (and any ``extra`` keyword arguments, e.g. a Follower's modules)."""
+def module_params(
+    family: str, spec: ModuleConfig, raw: config_io.RawConfig | None = None, where: str = ""
+) -> tuple[type, Any]:
+    """The registered ``family`` class that ``spec`` names and its validated params (None for
+    a module without ``Params``); checks a config without building anything."""
     cls = registry(family).get(spec.name)
     params_cls = getattr(cls, "Params", None)
     where = where or family
@@ -98,6 +101,14 @@ def build_module(
                 f"{raw.source_of(where + '.params') if raw else 'config'}: key '{where}.params': "
                 f"{family} module {spec.name!r} takes no parameters, got {sorted(spec.params)}"
             )
-        return cls(**extra)
-    params = config_io.validate_mapping(params_cls, spec.params, f"{where}.params", raw)
-    return cls(params, **extra)
+        return cls, None
+    return cls, config_io.validate_mapping(params_cls, spec.params, f"{where}.params", raw)
+
+
+def build_module(
+    family: str, spec: ModuleConfig, raw: config_io.RawConfig | None = None, where: str = "", **extra: Any
+) -> Any:
+    """Instantiate the registered ``family`` module that ``spec`` names, with its params
+    (and any ``extra`` keyword arguments, e.g. a Follower's modules)."""
+    cls, params = module_params(family, spec, raw, where)
+    return cls(**extra) if params is None else cls(params, **extra)

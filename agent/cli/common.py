@@ -24,6 +24,18 @@ def add_config_arguments(parser: argparse.ArgumentParser, default: str | None = 
     )
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1 (``--per-task 0`` is an error, not an
+    empty run)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def print_json(payload: dict[str, Any]) -> None:
     """Every ``--json`` output is one JSON object on the last line of stdout."""
     print(json.dumps(payload, sort_keys=False), flush=True)

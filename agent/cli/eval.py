@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from agent.cli.common import add_config_arguments, print_json
+from agent.cli.common import add_config_arguments, positive_int, print_json
 
 ORDER = 10
 
@@ -45,13 +45,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--suite", required=True, choices=("tatc", "alfred"), help="benchmark suite")
     parser.add_argument("--split", required=True, help="e.g. valid_unseen, valid_seen, train (alfred: dev, train)")
     parser.add_argument("--out", required=True, metavar="DIR", help="run folder (created; resumed if it exists)")
-    parser.add_argument("--episodes", type=int, default=None, metavar="N",
+    parser.add_argument("--episodes", type=positive_int, default=None, metavar="N",
                         help="only the first N episodes of the task-balanced order")
-    parser.add_argument("--per-task", type=int, default=None, metavar="N",
+    parser.add_argument("--per-task", type=positive_int, default=None, metavar="N",
                         help="at most N episodes of each task type")
     parser.add_argument("--task-types", nargs="+", default=None, metavar="TYPE",
                         help="only these task types (e.g. 'Water Plant' Coffee)")
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
                         help="parallel workers (processes, or Ray actors with --ray); default 1")
     parser.add_argument("--ray", default=None, metavar="ADDRESS",
                         help="run on Ray: a cluster address (e.g. ray://host:10001, auto) or 'local'")

@@ -83,14 +83,18 @@ def run_evaluation(request: EvalRequest) -> EvalRun:
     from agent.pairing import oracles_in_use
     from agent.settings import load_config
 
-    if request.workers < 1:
-        raise EvalError(f"--workers must be at least 1, got {request.workers}")
+    for option, value in (("--workers", request.workers), ("--episodes", request.episodes),
+                          ("--per-task", request.per_task)):
+        if value is not None and value < 1:
+            raise EvalError(f"{option} must be at least 1, got {value}")
     loaded = load_config(request.config, list(request.overrides))
     check_modules(loaded)
     config_text = to_yaml(loaded.config)
     data = request.data or (loaded.config.evaluation.alfred_data if request.suite == "alfred" else None)
     selection = select(load_suite(request.suite, request.split, data), request.episodes,
                        request.task_types, request.per_task)
+    if not selection:
+        raise EvalError("the selection is empty: no episode to run")
     folder = RunFolder(request.out)
     if request.fresh:
         _clear(folder.dir)
@@ -119,18 +123,14 @@ def check_modules(loaded: Any) -> None:
     starts, so a misspelt name fails here with one clear message, not inside a worker)."""
     import dataclasses
 
-    from agent.config import validate_mapping
-    from contracts.registry import registry
+    from agent.settings import module_params
 
     config = loaded.config
     specs = [("follower", "follower", config.follower), ("commander", "commander", config.commander)]
     specs += [(f.name, f"modules.{f.name}", getattr(config.modules, f.name)) for f in dataclasses.fields(config.modules)]
     for family, where, spec in specs:
-        if spec is None:
-            continue
-        params_cls = getattr(registry(family).get(spec.name), "Params", None)
-        if params_cls is not None:
-            validate_mapping(params_cls, spec.params, f"{where}.params", loaded.raw)
+        if spec is not None:
+            module_params(family, spec, loaded.raw, where)
 
 
 def _clear(directory: Path) -> None:

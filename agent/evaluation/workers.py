@@ -20,9 +20,7 @@ import traceback
 import zlib
 from typing import Any
 
-import yaml
-
-from agent.config import RawConfig, build_dataclass
+from agent.config import RawConfig, build_dataclass, safe_yaml
 from agent.metrics import episode_metrics
 from agent.runner import LIMITS, EpisodeResult, episode_task, goal_conditions, run_episode
 from agent.settings import LoadedConfig, NesyConfig
@@ -40,8 +38,8 @@ def loaded_from_text(text: str, label: str = "config.yaml") -> LoadedConfig:
     """A ``LoadedConfig`` from effective-config YAML (``agent.config.to_yaml``)."""
     from pathlib import Path
 
-    tree = yaml.safe_load(text) or {}
-    raw = RawConfig(tree, {})
+    tree = safe_yaml(text, label) or {}
+    raw = RawConfig(tree, {}, fallback=f"the effective config ({label})")
     return LoadedConfig(build_dataclass(NesyConfig, raw), raw, Path(label))
 
 
@@ -53,7 +51,8 @@ def suite_oracles(oracles: list[str], suite: str) -> list[str]:
 def limits_for(config: NesyConfig, suite: str) -> tuple[int, int]:
     steps, failed = LIMITS[suite]
     evaluation = config.evaluation
-    return (evaluation.max_steps or steps, evaluation.max_failed_actions or failed)
+    return (steps if evaluation.max_steps is None else evaluation.max_steps,
+            failed if evaluation.max_failed_actions is None else evaluation.max_failed_actions)
 
 
 def reseed(seed: int) -> None:
