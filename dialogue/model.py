@@ -28,6 +28,7 @@ DEFAULT_MODEL = Path(__file__).parent / "models" / "trained_parser.pt"  # the sh
 _TOKEN_RE = re.compile(r"[a-z]+|\d+")
 SEGMENTS = ("g", "s", "l", "p", "q")
 FORMAT = "nesy-parser-v2"
+REQUIRED_MODELS = ("goal0", "step")  # a model file holds the goal ensemble (goal0, ...) and the step model
 
 
 def tokens(text: str) -> list[str]:
@@ -197,8 +198,20 @@ def load(path: Path) -> tuple[dict[str, FieldModel], dict[str, Any]]:
         raise NesyError(f"{path}: not a nesy parser model ({exc})") from None
     if not isinstance(blob, dict) or blob.get("format") != FORMAT:
         raise NesyError(f"{path}: not a nesy parser model (expected format {FORMAT!r})")
-    states = blob["models"]
-    for state in states.values():
-        if state.get("vocab_of"):
-            state["vocab"] = states[state["vocab_of"]]["vocab"]
-    return {k: FieldModel.from_state(s) for k, s in states.items()}, blob["meta"]
+    retrain = "retrain it with 'nesy parser train'"
+    states, meta = blob.get("models"), blob.get("meta", {})
+    if not isinstance(states, dict) or not isinstance(meta, dict):
+        raise NesyError(f"{path}: damaged parser model (no 'models' and 'meta' entries); {retrain}")
+    missing = [name for name in REQUIRED_MODELS if not isinstance(states.get(name), dict)]
+    if missing:
+        raise NesyError(f"{path}: damaged parser model (no {' or '.join(missing)} model); {retrain}")
+    try:
+        for state in states.values():
+            if state.get("vocab_of"):
+                state["vocab"] = states[state["vocab_of"]]["vocab"]
+        return {k: FieldModel.from_state(s) for k, s in states.items()}, meta
+    except NesyError as exc:
+        raise NesyError(f"{path}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, RuntimeError) as exc:
+        reason = " ".join(str(exc).split())[:160]  # one line (torch's messages span several)
+        raise NesyError(f"{path}: damaged parser model ({type(exc).__name__}: {reason}); {retrain}") from None

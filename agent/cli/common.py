@@ -1,10 +1,18 @@
-"""Argument helpers shared by the subcommands (config loading with overrides, JSON output)."""
+"""Argument helpers shared by the subcommands (config loading with overrides, checked
+numbers and files, JSON output)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
+
+from contracts.errors import NesyError
+
+
+class InputError(NesyError):
+    """A command-line argument that names the wrong kind of thing."""
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, default: str | None = "default") -> None:
@@ -34,6 +42,15 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def not_a_folder(path: str, what: str) -> Path:
+    """``path``, unless it names a folder where a file is expected (the loaders report a
+    missing or unreadable file themselves)."""
+    target = Path(path)
+    if target.is_dir():
+        raise InputError(f"{target} is a folder; expected {what}")
+    return target
 
 
 def print_json(payload: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from agent.cli.common import add_config_arguments
+from agent.cli.common import add_config_arguments, positive_int
 from agent.cli.eval import intermixed
 
 ORDER = 13
@@ -32,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="the person's seat (default commander)")
     parser.add_argument("--data", default=None, metavar="FILE", help="episode file / ALFRED trajectories")
     parser.add_argument("--out", default="runs/play", metavar="DIR", help="view images and the log (default runs/play)")
-    parser.add_argument("--auto-steps", type=int, default=10,
+    parser.add_argument("--auto-steps", type=positive_int, default=10,
                         help="as Commander: prompt again after this many silent Follower turns")
     parser.add_argument("--no-egocentric", action="store_true", help="do not render follower.png")
     parser.set_defaults(handler=run)
@@ -40,9 +40,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from agent.evaluation.harness import load_paired_config
-    from agent.evaluation.play import Console, pick_episode, play
+    from agent.evaluation.play import Console, PlayError, pick_episode, play
     from simulator import render
 
+    if sys.stdin is None or sys.stdin.closed:
+        raise PlayError("stdin is closed: nesy play reads the person's commands from stdin (a terminal, "
+                        "or a script piped in: nesy play < commands.txt)")
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise PlayError(f"--out {args.out} is a file, not a folder; give a folder for the view images and the log")
     needs_commander = args.role == "follower" and args.suite == "tatc"
     loaded, note = load_paired_config(args.config, args.overrides, need_follower=args.role == "commander",
                                       need_commander=needs_commander)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from agent.cli.common import positive_int
+
 ORDER = 12
 
 
@@ -17,16 +19,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("log", metavar="LOG", help="an episode log (JSON)")
     parser.add_argument("--out", default=None, metavar="FILE", help="FILE.gif or FILE.html (default: LOG with .gif)")
-    parser.add_argument("--stride", type=int, default=1, help="a frame every N Follower actions (default 1)")
+    parser.add_argument("--stride", type=positive_int, default=1, help="a frame every N Follower actions (default 1)")
     parser.add_argument("--fps", type=float, default=4.0, help="frames per second (default 4)")
     parser.add_argument("--no-egocentric", action="store_true", help="top-down map only, even with EGL")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from agent.cli.common import not_a_folder
     from agent.evaluation.replay import replay
 
-    path, result = replay(args.log, args.out, False if args.no_egocentric else None, args.stride, args.fps)
+    log = not_a_folder(args.log, "an episode log such as DIR/logs/<episode_id>.json")
+    path, result = replay(log, args.out, False if args.no_egocentric else None, args.stride, args.fps)
     view = "egocentric view + top-down map" if result.egocentric else "top-down map (no EGL: no egocentric view)"
     print(f"replay: {path} ({len(result.frames)} frames, {view}, {len(result.dialogue)} utterances)")
     for note in result.divergences:

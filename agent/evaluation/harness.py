@@ -91,6 +91,9 @@ def run_evaluation(request: EvalRequest) -> EvalRun:
     check_modules(loaded)
     config_text = to_yaml(loaded.config)
     data = request.data or (loaded.config.evaluation.alfred_data if request.suite == "alfred" else None)
+    if data and request.suite == "tatc" and Path(data).is_dir():
+        raise EvalError(f"--data {data} is a folder; the tatc suite reads one episode file "
+                        "(.json or .json.gz, e.g. from `nesy episodes build --out FILE`)")
     selection = select(load_suite(request.suite, request.split, data), request.episodes,
                        request.task_types, request.per_task)
     if not selection:

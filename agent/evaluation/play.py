@@ -69,7 +69,10 @@ class Console:
         """One typed line (stripped), or None at the end of input."""
         self.stream.write(prompt)
         self.stream.flush()
-        line = self.read_line()
+        try:
+            line = self.read_line()
+        except (OSError, ValueError):  # stdin closed or unreadable under us: the end of input
+            return None
         if line == "":
             return None
         line = line.rstrip("\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,14 +60,29 @@ def start_to_dict(start: StartState) -> dict[str, Any]:
     return data
 
 
+def _numbers(value: Any, count: int, where: str) -> tuple:
+    """``count`` finite numbers (a NaN position would make an object with a NaN id)."""
+    if (not isinstance(value, list | tuple) or len(value) != count
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in value)):
+        raise ValueError(f"{where}: expected {count} finite numbers, got {value!r}")
+    return tuple(value)
+
+
 def start_from_dict(data: dict[str, Any]) -> StartState:
+    if not isinstance(data.get("scene"), str) or not isinstance(data.get("objects"), list):
+        raise ValueError("start: expected a 'scene' name and a list of 'objects'")
+    for i, o in enumerate(data["objects"]):
+        if not isinstance(o, dict) or not isinstance(o.get("type"), str):
+            raise ValueError(f"start.objects[{i}]: expected an object with a 'type' name, got {o!r}")
     return StartState(
         scene=data["scene"],
         objects=tuple(
-            ObjectPlacement(o["type"], tuple(o["position"]), o.get("id")) for o in data["objects"]
+            ObjectPlacement(o["type"], _numbers(o.get("position"), 3, f"start.objects[{i}].position"), o.get("id"))
+            for i, o in enumerate(data["objects"])
         ),
-        follower_pose=tuple(data["follower_pose"]),
-        commander_pose=tuple(data["commander_pose"]) if data.get("commander_pose") else None,
+        follower_pose=_numbers(data.get("follower_pose"), 4, "start.follower_pose"),
+        commander_pose=(_numbers(data["commander_pose"], 4, "start.commander_pose")
+                        if data.get("commander_pose") else None),
         toggles=tuple(tuple(t) for t in data.get("toggles", ())),
         dirty_and_empty=bool(data.get("dirty_and_empty", False)),
         object_states=dict(data.get("object_states", {})),
@@ -112,18 +128,27 @@ def load_episodes(path: str | Path) -> tuple[list[Episode], dict[str, Any]]:
         payload = json.loads(gzip.decompress(raw) if path.suffix == ".gz" else raw)
     except FileNotFoundError:
         raise EpisodeFileError(f"{path}: no such episode file") from None
+    except IsADirectoryError:
+        raise EpisodeFileError(f"{path} is a folder; expected an episode file (.json or .json.gz)") from None
+    except OSError as exc:
+        raise EpisodeFileError(f"cannot read episode file {path}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, gzip.BadGzipFile, EOFError) as exc:
         raise EpisodeFileError(f"{path}: corrupt episode file ({exc}); rebuild it with `nesy episodes build`") from None
-    if not isinstance(payload, dict) or "episodes" not in payload:
-        raise EpisodeFileError(f"{path}: not an episode file (expected an object with 'episodes')")
+    if not isinstance(payload, dict) or not isinstance(payload.get("episodes"), list):
+        raise EpisodeFileError(f"{path}: not an episode file (expected an object with a list of 'episodes')")
     if payload.get("format_version") != FORMAT_VERSION:
         raise EpisodeFileError(
             f"{path}: episode format version {payload.get('format_version')!r}, this nesy reads "
             f"version {FORMAT_VERSION}; rebuild it with `nesy episodes build`"
         )
-    try:
-        episodes = [episode_from_dict(e) for e in payload["episodes"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EpisodeFileError(f"{path}: malformed episode ({exc})") from None
+    episodes = []
+    for index, item in enumerate(payload["episodes"]):
+        name = item.get("episode_id", f"#{index}") if isinstance(item, dict) else f"#{index}"
+        try:
+            episodes.append(episode_from_dict(item))
+        except KeyError as exc:
+            raise EpisodeFileError(f"{path}: malformed episode {name} (no {exc})") from None
+        except (TypeError, ValueError) as exc:
+            raise EpisodeFileError(f"{path}: malformed episode {name} ({exc})") from None
     meta = {k: v for k, v in payload.items() if k != "episodes"}
     return episodes, meta
