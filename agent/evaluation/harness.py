@@ -1,11 +1,14 @@
 """``nesy eval``: run a selection of episodes (serially, in processes or on Ray), resumably.
 
 A run folder (``--out DIR``) holds ``config.yaml`` (the effective config), ``run.json``
-(suite, split, data: what the folder is a run of), ``episodes.jsonl`` (one line per
-finished episode, in completion order), ``logs/<episode_id>.json`` and, once every
-selected episode is done, ``summary.json``. Running the same command again resumes: the
+(suite, split, data: what the folder is a run of; and how many episodes are selected),
+``episodes.jsonl`` (one line per finished episode, in completion order),
+``logs/<episode_id>.json``, ``run.lock`` and, once every selected episode is done,
+``summary.json`` (``"complete": true``). Running the same command again resumes: the
 episodes already in ``episodes.jsonl`` are skipped. A folder that holds a run of another
-config, suite or split is refused rather than mixed.
+config, suite or split is refused rather than mixed, and so is a folder that another
+``nesy eval`` is writing (the lock names it). A session with episodes to run removes the
+folder's ``summary.json`` first: it no longer summarises the folder.
 """
 
 from __future__ import annotations
@@ -25,7 +28,15 @@ from typing import Any
 from tqdm import tqdm
 
 from agent.config import to_yaml
-from agent.evaluation.results import EPISODES_FILE, LOGS_DIR, RunFolder
+from agent.evaluation.results import (
+    CONFIG_FILE,
+    EPISODES_FILE,
+    LOGS_DIR,
+    RUN_FILE,
+    SUMMARY_FILE,
+    RunFolder,
+    read_json_object,
+)
 from agent.evaluation.suites import load_suite, select
 from agent.evaluation.summary import summarize
 from agent.evaluation.workers import (
@@ -38,9 +49,7 @@ from agent.evaluation.workers import (
 from contracts.errors import NesyError
 from simulator.episodes.model import Episode, episode_to_dict
 
-RUN_FILE = "run.json"
-SUMMARY_FILE = "summary.json"
-CONFIG_FILE = "config.yaml"
+IDENTITY = ("suite", "split", "data")  # what run.json says the folder is a run of
 
 
 class EvalError(NesyError):
@@ -80,7 +89,6 @@ def config_label(config: str, overrides: Sequence[str]) -> str:
 
 def run_evaluation(request: EvalRequest) -> EvalRun:
     """Run (or resume) an evaluation; returns its summary (also in DIR/summary.json)."""
-    from agent.pairing import oracles_in_use
     from agent.settings import load_config
 
     for option, value in (("--workers", request.workers), ("--episodes", request.episodes),
@@ -98,27 +106,52 @@ def run_evaluation(request: EvalRequest) -> EvalRun:
                        request.task_types, request.per_task)
     if not selection:
         raise EvalError("the selection is empty: no episode to run")
-    folder = RunFolder(request.out)
+    folder = RunFolder(_run_dir(request.out))
+    folder.lock(f"nesy eval {config_label(request.config, request.overrides)} --suite {request.suite} "
+                f"--split {request.split}")
+    try:
+        return _run_locked(request, loaded, folder, config_text, data, selection)
+    finally:
+        folder.unlock()
+
+
+def _run_dir(out: str | Path) -> Path:
+    directory = Path(out)
+    if directory.exists() and not directory.is_dir():
+        raise EvalError(f"--out {directory} is a file, not a folder; give a folder for the run's files")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EvalError(f"--out {directory}: cannot create the folder ({exc.strerror})") from None
+    return directory
+
+
+def _run_locked(request: EvalRequest, loaded: Any, folder: RunFolder, config_text: str, data: Any,
+                selection: list[Episode]) -> EvalRun:
+    from agent.pairing import oracles_in_use
+
     if request.fresh:
         _clear(folder.dir)
     identity = {"suite": request.suite, "split": request.split, "data": str(data) if data else None}
     rows = _check_folder(folder, config_text, identity, selection)
-    folder.dir.mkdir(parents=True, exist_ok=True)
     (folder.dir / CONFIG_FILE).write_text(config_text)
-    (folder.dir / RUN_FILE).write_text(json.dumps(identity, indent=1) + "\n")
+    run_info = {**identity, "episodes_selected": len(selection)}
+    (folder.dir / RUN_FILE).write_text(json.dumps(run_info, indent=1) + "\n")
     done = {r["episode_id"] for r in rows}
     todo = [e for e in selection if e.episode_id not in done]
+    if todo:  # the folder's summary (of fewer episodes) no longer stands for it
+        (folder.dir / SUMMARY_FILE).unlink(missing_ok=True)
     session = 1 + max((int((r.get("timing") or {}).get("session", 0)) for r in rows), default=0)
     ran = _execute(request, folder, config_text, todo, session, len(selection), len(done))
     rows = folder.read()
     by_id = {r["episode_id"]: r for r in rows}
     ordered = [by_id[e.episode_id] for e in selection if e.episode_id in by_id]
     summary = summarize(ordered, config_label(request.config, request.overrides), request.suite,
-                        request.split, suite_oracles(oracles_in_use(loaded), request.suite))
-    complete = len(ordered) == len(selection)
-    if complete:
+                        request.split, suite_oracles(oracles_in_use(loaded), request.suite),
+                        selected=len(selection))
+    if summary["complete"]:
         (folder.dir / SUMMARY_FILE).write_text(json.dumps(summary, indent=1) + "\n")
-    return EvalRun(summary, folder.dir, ran, len(done), complete)
+    return EvalRun(summary, folder.dir, ran, len(done), summary["complete"])
 
 
 def check_modules(loaded: Any) -> None:
@@ -149,14 +182,15 @@ def _check_folder(folder: RunFolder, config_text: str, identity: dict, selection
         return rows
     where = folder.dir
     saved_config = where / CONFIG_FILE
-    if saved_config.is_file() and saved_config.read_text() != config_text:
+    if saved_config.is_file() and saved_config.read_text(errors="replace") != config_text:
         raise EvalError(
             f"{where} holds a run of another effective config ({saved_config} differs); "
             "use another --out, or --fresh to start this folder over"
         )
     run_file = where / RUN_FILE
     if run_file.is_file():
-        saved = json.loads(run_file.read_text())
+        saved = read_json_object(run_file, "restore it, or start the folder over with --fresh")
+        saved = {k: saved.get(k) for k in IDENTITY}
         if saved != identity:
             raise EvalError(f"{where} holds a run of {saved}, not {identity}; use another --out, or --fresh")
     wanted = {e.episode_id for e in selection}

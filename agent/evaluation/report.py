@@ -1,7 +1,8 @@
 """``nesy report``: several runs side by side in markdown, with PNG plots.
 
-For each run folder: its ``summary.json`` (or, for an unfinished run, a summary of the
-episodes finished so far, marked as such) and its ``episodes.jsonl``. The report has an
+For each run folder: its ``summary.json`` when it says the run is complete and covers the
+folder's episodes (otherwise a summary of the episodes finished so far, marked unfinished
+with how many of the selected episodes are done) and its ``episodes.jsonl``. The report has an
 overall table (one column per run), a per-task table (success and goal-condition rates of
 each run side by side), the failure causes, and two plots: per-task success bars (one bar
 per run) and the distribution of steps per episode (successes and failures).
@@ -9,14 +10,13 @@ per run) and the distribution of steps per episode (successes and failures).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.evaluation.results import read_rows
-from agent.evaluation.summary import summarize
+from agent.evaluation.results import RUN_FILE, SUMMARY_FILE, read_json_object, read_rows
+from agent.evaluation.summary import SUMMARY_KEYS, summarize
 from contracts.errors import NesyError
 
 
@@ -39,14 +39,24 @@ def load_run(folder: str | Path) -> Run:
     if not episodes.is_file():
         raise ReportError(f"{folder}: not an evaluation run (no episodes.jsonl); run `nesy eval ... --out {folder}`")
     rows = read_rows(episodes, repair=False)
-    summary_path = folder / "summary.json"
+    rewrite = "rerun the same `nesy eval` command to rewrite it"
+    summary_path = folder / SUMMARY_FILE
     if summary_path.is_file():
-        return Run(folder.name, folder, json.loads(summary_path.read_text()), rows, True)
-    identity = {}
-    if (folder / "run.json").is_file():
-        identity = json.loads((folder / "run.json").read_text())
-    summary = summarize(rows, "(see config.yaml)", identity.get("suite", "?"), identity.get("split", "?"))
+        summary = read_json_object(summary_path, rewrite)
+        missing = [k for k in SUMMARY_KEYS if k not in summary and k not in ("complete", "episodes_selected")]
+        if missing:
+            raise ReportError(f"{summary_path} is not a run summary (no {', '.join(missing[:3])}); {rewrite}")
+        # a summary of an older nesy has no "complete": it stands if it covers every line
+        if summary.get("complete", True) is True and summary["episodes"] == len(rows):
+            return Run(folder.name, folder, summary, rows, True)
+    identity: dict[str, Any] = {}
+    if (folder / RUN_FILE).is_file():
+        identity = read_json_object(folder / RUN_FILE, "it is rewritten by rerunning the same `nesy eval` command")
+    selected = identity.get("episodes_selected")
+    summary = summarize(rows, "(see config.yaml)", identity.get("suite", "?"), identity.get("split", "?"),
+                        selected=selected if isinstance(selected, int) else None)
     return Run(folder.name, folder, summary, rows, False)
+
 
 
 def _labels(runs: list[Run]) -> None:
@@ -71,7 +81,8 @@ OVERALL = (
     ("config", lambda s: f"`{s['config']}`"),
     ("oracles", lambda s: ", ".join(s["oracles"]) or "none"),
     ("suite / split", lambda s: f"{s['suite']} / {s['split']}"),
-    ("episodes", lambda s: str(s["episodes"])),
+    ("episodes", lambda s: str(s["episodes"]) if s.get("complete", True) or not s.get("episodes_selected")
+     else f"{s['episodes']} of {s['episodes_selected']}"),
     ("success rate (SR)", lambda s: _pct(s["success_rate"])),
     ("goal-condition success (GC)", lambda s: _pct(s["goal_condition_success"])),
     ("PLW SR", lambda s: _pct(s["plw_success_rate"])),
@@ -170,6 +181,8 @@ def write_report(folders: Sequence[str | Path], out: str | Path | None = None) -
     runs = [load_run(f) for f in folders]
     _labels(runs)
     target = Path(out) if out else (Path(folders[0]) / "report.md" if len(runs) == 1 else Path("report.md"))
+    if target.is_dir():
+        raise ReportError(f"--out {target} is a folder; give the report's file name (e.g. {target / 'report.md'})")
     target.parent.mkdir(parents=True, exist_ok=True)
     stem = target.with_suffix("")
     per_task = plot_per_task(runs, Path(f"{stem}_per_task.png"))

@@ -4,7 +4,9 @@ Rates are fractions in [0, 1] computed as ALFRED and TEACh do (``agent.metrics.a
 GC over all goal conditions, PLW rates weighted by the expert's path length); means are
 per episode; ``failure_causes`` counts the ``end_reason`` of the failed episodes;
 ``wall_seconds`` is the run's wall time summed over its sessions (a resumed run counts
-every session up to its last finished episode).
+every session up to its last finished episode). ``complete`` says whether the summary
+covers every selected episode (``episodes == episodes_selected``); ``episodes_selected`` is
+None where the selection is not known.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from typing import Any
 from agent.metrics import aggregate, aggregate_by
 
 SUMMARY_KEYS = (
-    "config", "oracles", "suite", "split", "episodes", "success_rate", "goal_condition_success",
+    "config", "oracles", "suite", "split", "episodes", "complete", "episodes_selected",
+    "success_rate", "goal_condition_success",
     "plw_success_rate", "plw_goal_condition_success", "mean_steps", "mean_failed_actions",
     "mean_utterances", "mean_questions", "per_task", "failure_causes", "wall_seconds",
     "episodes_per_hour",
@@ -39,9 +42,9 @@ def _mean(rows: Sequence[dict[str, Any]], key: str) -> float:
 
 def summarize(
     rows: Sequence[dict[str, Any]], config: str, suite: str, split: str,
-    oracles: Sequence[str] = (), wall_seconds: float | None = None,
+    oracles: Sequence[str] = (), wall_seconds: float | None = None, selected: int | None = None,
 ) -> dict[str, Any]:
-    """The summary of ``rows`` (episode lines, in run order)."""
+    """The summary of ``rows`` (episode lines, in run order) of a run of ``selected`` episodes."""
     overall = aggregate(r["metrics"] for r in rows)
     per_task = {}
     for task, agg in sorted(aggregate_by((r["task_type"], r["metrics"]) for r in rows).items()):
@@ -58,6 +61,8 @@ def summarize(
         "suite": suite,
         "split": split,
         "episodes": len(rows),
+        "complete": selected is not None and len(rows) == selected,
+        "episodes_selected": selected,
         "success_rate": overall["success_rate"],
         "goal_condition_success": overall["goal_condition_success"],
         "plw_success_rate": overall["plw_success_rate"],
