@@ -6,7 +6,10 @@
   episode; a corrupt trailing line is detected and redone) and the per-episode logs.
 - ``workers``: one worker = its own Simulator and agents built from the effective config;
   runs an episode with a seed derived from the config seed and the episode id.
-- ``harness``: ``nesy eval``: serial, process-parallel or Ray execution, resume, summary.
+- ``harness``: ``nesy eval``: the run folder (lock, resume, completeness), summary.
+- ``pool``: where episodes execute (this process, a process pool, Ray actors); no worker
+  outlives the run, and a worker that dies is named with its episode.
+- ``guard``: a process that kills what ``--ray local`` started if ``nesy eval`` is killed.
 - ``summary``: ``summary.json`` (exactly ``SUMMARY_KEYS``) from the per-episode lines.
 - ``report``: ``nesy report``: markdown tables of several runs side by side, PNG plots.
 - ``replay``: ``nesy replay``: an episode re-simulated from its log as a GIF or HTML page.

@@ -13,14 +13,14 @@ folder's ``summary.json`` first: it no longer summarises the folder.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import signal
 import sys
 import threading
 import time
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from typing import Any
 from tqdm import tqdm
 
 from agent.config import to_yaml
+from agent.evaluation import pool
 from agent.evaluation.results import (
     CONFIG_FILE,
     EPISODES_FILE,
@@ -39,15 +40,9 @@ from agent.evaluation.results import (
 )
 from agent.evaluation.suites import load_suite, select
 from agent.evaluation.summary import summarize
-from agent.evaluation.workers import (
-    EpisodeWorker,
-    Outcome,
-    init_process,
-    run_in_process,
-    suite_oracles,
-)
+from agent.evaluation.workers import suite_oracles
 from contracts.errors import NesyError
-from simulator.episodes.model import Episode, episode_to_dict
+from simulator.episodes.model import Episode
 
 IDENTITY = ("suite", "split", "data")  # what run.json says the folder is a run of
 
@@ -212,19 +207,21 @@ def _execute(request: EvalRequest, folder: RunFolder, config_text: str, todo: li
                file=sys.stderr, disable=None if request.progress else True, dynamic_ncols=True)
     ran = successes = 0
     folder.open()
-    restore = _sigterm_as_interrupt()
+    restore = _signals_as_interrupt()
+    outcomes = pool.outcomes(todo, config_text, request.suite, request.workers, request.ray)
     try:
-        for row, log in _outcomes(request, config_text, todo):
-            row["timing"] = {"session": session, "elapsed": round(time.perf_counter() - started, 3)}
-            log["result"] = {**log.get("result", {}), "seed": row["seed"]}
-            folder.write_log(row["episode_id"], log)
-            folder.append(row)
-            ran += 1
-            successes += bool(row["success"])
-            bar.update(1)
-            bar.set_postfix_str(f"success {successes}/{ran} this session", refresh=False)
-            if request.on_episode is not None:
-                request.on_episode(row)
+        with contextlib.closing(outcomes):  # the workers stop however this loop ends
+            for row, log in outcomes:
+                row["timing"] = {"session": session, "elapsed": round(time.perf_counter() - started, 3)}
+                log["result"] = {**log.get("result", {}), "seed": row["seed"]}
+                folder.write_log(row["episode_id"], log)
+                folder.append(row)
+                ran += 1
+                successes += bool(row["success"])
+                bar.update(1)
+                bar.set_postfix_str(f"success {successes}/{ran} this session", refresh=False)
+                if request.on_episode is not None:
+                    request.on_episode(row)
     finally:
         restore()
         folder.close()
@@ -232,92 +229,18 @@ def _execute(request: EvalRequest, folder: RunFolder, config_text: str, todo: li
     return ran
 
 
-def _sigterm_as_interrupt() -> Callable[[], None]:
-    """Let SIGTERM stop a run like Ctrl-C (workers shut down, finished lines kept)."""
+def _signals_as_interrupt() -> Callable[[], None]:
+    """Let SIGTERM and SIGHUP (a closed terminal) stop a run like Ctrl-C: the workers shut
+    down and the finished lines are kept."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
 
     def handler(signum, frame):  # noqa: ARG001
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, handler)
-    return lambda: signal.signal(signal.SIGTERM, previous)
-
-
-def _outcomes(request: EvalRequest, config_text: str, todo: list[Episode]) -> Iterator[Outcome]:
-    if request.ray:
-        yield from _ray_outcomes(request.ray, request.workers, config_text, request.suite, todo)
-    elif request.workers == 1 or len(todo) == 1:
-        worker = EpisodeWorker(config_text, request.suite)
-        try:
-            for episode in todo:
-                yield worker.run(episode)
-        finally:
-            worker.close()
-    else:
-        yield from _process_outcomes(min(request.workers, len(todo)), config_text, request.suite, todo)
-
-
-def _process_outcomes(workers: int, config_text: str, suite: str, todo: list[Episode]) -> Iterator[Outcome]:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    # spawn: a fresh interpreter per worker (no inherited GL contexts, threads or locks)
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=init_process, initargs=(config_text, suite))
-    queue = deque(todo)
-    pending = set()
-    try:
-        # keep two episodes per worker in flight: results stream back in completion order
-        while queue and len(pending) < 2 * workers:
-            pending.add(pool.submit(run_in_process, episode_to_dict(queue.popleft())))
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                outcome = future.result()
-                if queue:
-                    pending.add(pool.submit(run_in_process, episode_to_dict(queue.popleft())))
-                yield outcome
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _ray_outcomes(address: str, workers: int, config_text: str, suite: str, todo: list[Episode]) -> Iterator[Outcome]:
-    try:
-        import ray
-    except ImportError:
-        raise EvalError(
-            "--ray needs Ray: install the extra with pip install 'nesy[ray]' (or pip install "
-            "'ray[default]'), or run without --ray to use local processes"
-        ) from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        if address == "local":
-            ray.init(address="local", num_cpus=workers, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
-    remote_worker = ray.remote(num_cpus=1)(EpisodeWorker)
-    actors = [remote_worker.remote(config_text, suite) for _ in range(min(workers, len(todo)))]
-    queue = deque(todo)
-    pending: dict[Any, Any] = {}
-    try:
-        for actor in actors:
-            for _ in range(2):
-                if queue:
-                    pending[actor.run.remote(episode_to_dict(queue.popleft()))] = actor
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            actor = pending.pop(ready[0])
-            outcome = ray.get(ready[0])
-            if queue:
-                pending[actor.run.remote(episode_to_dict(queue.popleft()))] = actor
-            yield tuple(outcome)
-    finally:
-        for actor in actors:
-            ray.kill(actor)
-        if started_here:
-            ray.shutdown()
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.signal(getattr(signal, name), handler) for name in names}
+    return lambda: [signal.signal(getattr(signal, name), old) for name, old in previous.items()]
 
 
 BASELINE_CONFIG = "teach-baseline"

@@ -7,14 +7,23 @@ if loaded, PyTorch's) global generators are reseeded with it before the episode,
 result does not depend on which worker ran it or what that worker ran before. An exception
 raised by an agent is recorded as a failed episode (``end_reason`` ``exception:<Type>``,
 the traceback in its log) instead of stopping the run.
+
+A worker knows its index (0..K-1: 0 in the calling process; each pool process and Ray actor
+a stable one), handed to the runner for the module context. A pool process exits as soon
+as its parent does (``watch_parent``), however the parent ends (SIGKILL, SIGHUP, a crash),
+and records in shared memory which episode it is running, so a worker that dies can be
+named with its episode.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import multiprocessing.connection
 import os
 import random
 import sys
+import threading
 import time
 import traceback
 import zlib
@@ -71,10 +80,11 @@ def reseed(seed: int) -> None:
 class EpisodeWorker:
     """Builds a Simulator and the config's agents once; runs episodes one at a time."""
 
-    def __init__(self, config_text: str, suite: str = "tatc") -> None:
+    def __init__(self, config_text: str, suite: str = "tatc", worker_index: int = 0) -> None:
         from agent.pairing import build_agents
         from simulator.sim import Simulator
 
+        self.worker_index = worker_index
         self.loaded = loaded_from_text(config_text)
         self.config = self.loaded.config
         self.agents = build_agents(self.loaded, with_commander=suite == "tatc")
@@ -90,7 +100,7 @@ class EpisodeWorker:
         try:
             result, log = run_episode(
                 episode, self.agents, self.sim, limits_for(self.config, episode.suite),
-                self.config.evaluation.step_instructions, seed,
+                self.config.evaluation.step_instructions, seed, worker_index=self.worker_index,
             )
             row = result.to_dict()
         except Exception as exc:  # an agent's bug: a failed episode, visible in the results
@@ -131,23 +141,54 @@ def _goal_conditions(sim: Any, episode: Episode) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- processes
 _WORKER: EpisodeWorker | None = None
 _INIT_ERROR: Exception | None = None
+_SLOT: tuple[Any, Any, int] | None = None  # (pids, running, index): shared with the parent
+IDLE = -1
 
 
-def init_process(config_text: str, suite: str) -> None:
-    """``ProcessPoolExecutor`` initializer: one worker per process, one thread per library.
-    A failure to build the agents is kept and raised by the first episode (a failing
-    initializer would only break the pool without saying why)."""
-    global _WORKER, _INIT_ERROR
+def watch_parent() -> None:
+    """Exit this process the moment its parent process ends (a daemon thread waits on the
+    parent's sentinel, a pipe that the parent's death closes)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def wait() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=wait, name="nesy-watch-parent", daemon=True).start()
+
+
+def init_process(config_text: str, suite: str, counter: Any, pids: Any, running: Any) -> None:
+    """``ProcessPoolExecutor`` initializer: watch the parent, take the next worker index
+    (``counter``), note this pid in ``pids``; one thread per library. A failure to build the
+    agents is kept and raised by the first episode (a failing initializer would only break
+    the pool without saying why)."""
+    global _WORKER, _INIT_ERROR, _SLOT
+    watch_parent()
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(var, "1")
+    with counter.get_lock():
+        index = counter.value
+        counter.value += 1
+    pids[index] = os.getpid()
+    running[index] = IDLE
+    _SLOT = (pids, running, index)
     try:
-        _WORKER = EpisodeWorker(config_text, suite)
+        _WORKER = EpisodeWorker(config_text, suite, worker_index=index)
     except Exception as exc:
         _INIT_ERROR = exc
 
 
-def run_in_process(episode: dict[str, Any]) -> Outcome:
+def run_in_process(episode: dict[str, Any], position: int) -> Outcome:
+    """Run one episode; ``position`` (its index in the run's to-do list) is recorded in this
+    worker's slot while it runs."""
     if _INIT_ERROR is not None:
         raise _INIT_ERROR
-    assert _WORKER is not None, "init_process was not called"
-    return _WORKER.run(episode)
+    assert _WORKER is not None and _SLOT is not None, "init_process was not called"
+    _, running, index = _SLOT
+    running[index] = position
+    try:
+        return _WORKER.run(episode)
+    finally:
+        running[index] = IDLE
