@@ -1,6 +1,9 @@
 """The navigation contract: how a skill gets the Follower where it can act, over the Belief.
 
-The mapper that builds the Belief also provides its ``Navigator`` (``Mapper.navigator()``);
+The mapper that builds the Belief also provides its ``Navigator`` (``Mapper.navigator()``):
+it moves the Follower, and when an object is not in memory it says where to search next
+(``next_search``: a frontier of the explored area, or a receptacle to open, in the order of
+a prior of where such objects tend to be);
 the Follower hands it to the planner's skills (``Planner.skill(step, belief, navigator)``),
 so skills navigate without importing the mapping package. ``Navigator.step`` is called
 once per Follower step and plans again over the current map every time, so a failed move
@@ -45,6 +48,30 @@ class NavigationStep:
 
 
 class Navigator(ABC):
+    searcher: Searcher  # where to look for an object that is not in memory
+
     @abstractmethod
     def step(self, observation: Observation, belief: Belief, goal: NavigationGoal) -> NavigationStep:
         """The next motion towards ``goal``, ARRIVED, or UNREACHABLE (with a reason)."""
+
+
+@dataclass(frozen=True)
+class SearchTarget:
+    """Where to look next for an object: walk to ``goal`` (a frontier point or a receptacle
+    instance) and look around there, or open the receptacle (``open_receptacle``)."""
+
+    goal: NavigationGoal
+    open_receptacle: bool = False
+    reason: str = ""  # e.g. "frontier" or "Fridge: P(Apple in Fridge) = 0.31"
+
+
+class Searcher(ABC):
+    """The search half of a navigator (kept apart so a navigator can be built from parts)."""
+
+    @abstractmethod
+    def next_search(self, belief: Belief, object_type: str) -> SearchTarget | None:
+        """Where to search for ``object_type`` next (None: nothing left to search)."""
+
+    @abstractmethod
+    def searched(self, target: SearchTarget) -> None:
+        """Mark a target as searched (it is not proposed again this episode)."""

@@ -9,7 +9,8 @@ action sequence with ``scipy.sparse.csgraph`` to the nearest pose that faces the
 within reach. The first action of that path is returned; the next call plans again, so a
 failed move or a map that changed reroutes at once.
 
-Goal poses for an instance: lattice points whose horizontal distance to the instance's box
+Searching (``self.searcher``, ``mapping.exploration``) says where to look for an object
+that is not in memory. Goal poses for an instance: lattice points whose horizontal distance to the instance's box
 is within ``reach`` (not inside the box), facing it (within the 90-degree field of view),
 then looking up or down until the instance's centre is nearest the middle of the view.
 """
@@ -23,8 +24,15 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
 from contracts.belief import Belief, Cell, GridMap
-from contracts.navigation import NavigationGoal, NavigationState, NavigationStep, Navigator
+from contracts.navigation import (
+    NavigationGoal,
+    NavigationState,
+    NavigationStep,
+    Navigator,
+    Searcher,
+)
 from contracts.observation import Observation
+from mapping.exploration import FrontierPriorSearcher
 
 STEP = 0.25  # metres per forward move (AI2-THOR's gridSize)
 HORIZONS = (-30.0, 0.0, 30.0, 60.0)  # TEACh's camera horizons (30-degree looks)
@@ -34,9 +42,12 @@ FORWARD, LEFT, RIGHT, UP, DOWN = "Forward", "Turn Left", "Turn Right", "Look Up"
 
 
 class GridNavigator(Navigator):
-    def __init__(self, camera_height: float, clearance: float = 0.0) -> None:
+    def __init__(self, camera_height: float, clearance: float = 0.0, searcher: Searcher | None = None,
+                 reach_margin: float = 0.0) -> None:
         self.camera_height = camera_height
         self.clearance = clearance
+        self.reach_margin = reach_margin  # stay this much inside the reach (remembered extents are uncertain)
+        self.searcher = searcher or FrontierPriorSearcher()
         self.blocked: set[tuple[int, int]] = set()  # lattice points a forward move failed into
 
     def step(self, observation: Observation, belief: Belief, goal: NavigationGoal) -> NavigationStep:
@@ -51,7 +62,7 @@ class GridNavigator(Navigator):
             instance = belief.memory.instances.get(goal.instance)
             if instance is None:
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"{goal.instance} is not in memory")
-            targets = lattice.facing(instance.position, instance.extent, goal.reach)
+            targets = lattice.facing(instance.position, instance.extent, goal.reach - self.reach_margin)
         else:
             targets = lattice.near(goal.point)
         if not targets.any():

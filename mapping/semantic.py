@@ -30,6 +30,7 @@ from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection
 from contracts.planning import ActionOutcome
 from contracts.registry import mapper
+from mapping.exploration import FrontierPriorSearcher
 from mapping.memory_updates import HintBook, apply_outcome, believed_container
 from mapping.navigation import GridNavigator
 
@@ -48,6 +49,8 @@ class SemanticMapper(Mapper):
         agent_radius: float = 0.15  # cells within this of the Follower are free
         clearance: float = 0.15  # the navigator keeps this far from obstacles
         match_radius: float = 0.4  # sightings of a class closer than this are one instance
+        search_prior: str = "learned"  # learned (ALFRED train placements) | uniform
+        reach_margin: float = 0.25  # the navigator stops this far inside the reach (seen extents are partial)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -55,6 +58,7 @@ class SemanticMapper(Mapper):
         if not (0.01 <= p.cell_size <= 0.25 and p.map_size > 2 * p.cell_size and p.stride >= 1):
             raise ValueError(f"semantic mapper: cell_size must be in [0.01, 0.25] m, map_size larger than two cells, "
                              f"stride >= 1; got {p}")
+        FrontierPriorSearcher(p.search_prior)  # an unknown prior fails when the config is built
 
     def reset(self, context: ModuleContext) -> None:
         super().reset(context)
@@ -67,7 +71,8 @@ class SemanticMapper(Mapper):
         self.memory = ObjectMemory()
         self.hints = HintBook()
         self.step = 0
-        self._navigator = GridNavigator(context.camera.camera_height, p.clearance)
+        self._navigator = GridNavigator(context.camera.camera_height, p.clearance,
+                                        FrontierPriorSearcher(p.search_prior), p.reach_margin)
 
     def navigator(self) -> Navigator:
         return self._navigator

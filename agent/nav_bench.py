@@ -1,0 +1,180 @@
+"""``nesy bench nav``: find an object and reach it, with a perception module, the semantic map
+and its navigator and searcher (an offline benchmark: it reads ground truth only to pick
+the target, to compute the shortest path and to score).
+
+An episode: a seeded random start state of a valid_unseen floor plan (objects on and in
+receptacles, closed ones included), a random pickupable type present in it, and a
+find-and-reach driver: while no instance of the type is in memory it follows the
+searcher's targets (walks to a frontier and looks around; walks to a receptacle, opens it
+with a click inside its mask, looks in), then walks to the remembered instance and stops
+when the navigator says it has arrived. Success: at the stop, an object of that type is
+visible to the simulator, within reach and drawn in the frame. SPL weights success by the
+oracle expert's shortest sequence (walk, open the closed container if any, look).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from contracts.geometry import depth_to_points
+from contracts.navigation import NavigationGoal, NavigationState, SearchTarget
+from contracts.observation import FOLLOWER, ModuleContext
+from contracts.planning import ActionOutcome, LowLevelAction
+from contracts.registry import registry
+from mapping.semantic import SemanticMapper
+from simulator.expert.actor import OracleActor, SkillFailed
+from simulator.oracle import OracleAccess
+from simulator.scenes import load_scene
+from simulator.spawn import random_start
+
+FLOOR_PLANS = ("FloorPlan10", "FloorPlan219", "FloorPlan308", "FloorPlan424")  # valid_unseen
+LOOK_AROUND = ("Turn Right",) * 3  # three quarter turns show all four directions
+
+
+@dataclass
+class NavOutcome:
+    floor_plan: str
+    object_type: str
+    success: bool
+    steps: int
+    shortest: int
+
+    @property
+    def spl(self) -> float:
+        return float(self.success) * self.shortest / max(self.shortest, self.steps, 1)
+
+
+def shortest_steps(sim: Any, object_type: str) -> int | None:
+    """The oracle expert's fewest actions to see an object of the type within reach."""
+    best = None
+    for object_id, obj in sim.world.objects.items():
+        if obj.object_type != object_type:
+            continue
+        actor = OracleActor(sim.fork(), vocabulary="teach")
+        try:
+            actor.look_at(object_id)
+        except SkillFailed:
+            continue
+        best = len(actor.actions) if best is None else min(best, len(actor.actions))
+    return best
+
+
+def reached(sim: Any, object_type: str) -> bool:
+    frame = sim.instance_frame(FOLLOWER)
+    drawn = frame.visible_ids()
+    return any(sim.world.objects[i].object_type == object_type and i in drawn for i in sim.world.visible_ids(FOLLOWER))
+
+
+def nav_episode(sim: Any, floor_plan: str, seed: int, perception_name: str, prior: str,
+                max_steps: int = 250) -> NavOutcome | None:
+    observation = sim.reset(random_start(floor_plan, seed))
+    rng = random.Random(f"{floor_plan}:{seed}")
+    kinds = sorted({o.object_type for o in sim.world.objects.values() if o.pickupable})
+    rng.shuffle(kinds)
+    target, shortest = next(((k, s) for k in kinds if (s := shortest_steps(sim, k))), (None, None))
+    if target is None:
+        return None
+    context = ModuleContext(sim.camera_intrinsics(), True, seed)
+    perception = registry("perception").build(perception_name)
+    if hasattr(perception, "attach_oracle"):
+        perception.attach_oracle(OracleAccess(sim, None))
+    mapper = SemanticMapper(SemanticMapper.Params(search_prior=prior))
+    for module in (perception, mapper):
+        module.reset(context)
+    driver = _Driver(mapper, target)
+    steps, outcome = 0, None
+    while steps < max_steps:
+        detections = perception.detect(observation)
+        belief = mapper.update(observation, detections, outcome)
+        action = driver.next_action(observation, belief, detections)
+        if action is None:
+            break
+        observation = sim.step(FOLLOWER, action.action, **action.target).observation
+        outcome = ActionOutcome(action, observation.last_action_success, observation.error_message)
+        steps += 1
+    return NavOutcome(floor_plan, target, driver.arrived and reached(sim, target), steps, shortest)
+
+
+class _Driver:
+    """Search, then go to the remembered instance; None when it stops."""
+
+    def __init__(self, mapper: SemanticMapper, object_type: str) -> None:
+        self.mapper, self.object_type = mapper, object_type
+        self.navigator = mapper.navigator()
+        self.target: SearchTarget | None = None
+        self.looks: list[str] = list(LOOK_AROUND)  # first look around where it starts
+        self.unreachable: set[str] = set()
+        self.arrived = False
+
+    def next_action(self, observation, belief, detections) -> LowLevelAction | None:
+        seen = [i for i in belief.memory.of_type(self.object_type) if i.times_seen > 0 and i.key not in self.unreachable]
+        if seen:
+            step = self.navigator.step(observation, belief, NavigationGoal(instance=seen[0].key))
+            if step.state == NavigationState.MOVING:
+                return LowLevelAction(step.action)
+            if step.state == NavigationState.ARRIVED:
+                self.arrived = True
+                return None
+            self.unreachable.add(seen[0].key)
+        if self.looks:
+            return LowLevelAction(self.looks.pop())
+        for _ in range(20):
+            if self.target is None:
+                self.target = self.navigator.searcher.next_search(belief, self.object_type)
+                if self.target is None:
+                    return None  # searched everything
+            step = self.navigator.step(observation, belief, self.target.goal)
+            if step.state == NavigationState.MOVING:
+                return LowLevelAction(step.action)
+            done, self.target = self.target, None
+            self.navigator.searcher.searched(done)
+            if step.state == NavigationState.ARRIVED:
+                if done.open_receptacle:
+                    click = _click_on(observation, belief, detections, done.goal.instance, self.mapper)
+                    if click is not None:
+                        return LowLevelAction("Open", {"x": click[0], "y": click[1]}, done.goal.instance)
+                else:
+                    self.looks = list(LOOK_AROUND)
+                    return LowLevelAction(self.looks.pop())
+        return None
+
+
+def _click_on(observation, belief, detections, key: str, mapper: SemanticMapper) -> tuple[float, float] | None:
+    """A click inside the mask of the detection that is the remembered instance ``key``."""
+    instance = belief.memory.instances[key]
+    points = depth_to_points(observation.depth, observation.pose, mapper.context.camera)
+    best, best_distance = None, math.inf
+    for detection in detections:
+        if detection.object_type != instance.object_type:
+            continue
+        hits = points[detection.mask]
+        hits = hits[np.isfinite(hits[:, 0])]
+        if len(hits):
+            centre = np.median(hits, axis=0)
+            distance = math.hypot(centre[0] - instance.position[0], centre[2] - instance.position[2])
+            if distance < best_distance:
+                best, best_distance = detection, distance
+    return best.click_point() if best is not None and best_distance < 1.0 else None
+
+
+def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0) -> dict[str, float]:
+    """Both priors on the same episodes; keys as ``nesy bench nav --json`` prints them."""
+    out: dict[str, float] = {"episodes": 0, "perception": perception}
+    for prior, prefix in (("learned", ""), ("uniform", "uniform_")):
+        rows = []
+        for k in range(episodes):
+            plan = FLOOR_PLANS[k % len(FLOOR_PLANS)]
+            load_scene(plan)
+            row = nav_episode(sim, plan, seed + k, perception, prior)
+            if row is not None:
+                rows.append(row)
+        out["episodes"] = len(rows)
+        out[f"{prefix}success_rate"] = round(sum(r.success for r in rows) / max(len(rows), 1), 4)
+        out[f"{prefix}spl"] = round(sum(r.spl for r in rows) / max(len(rows), 1), 4)
+        out[f"{prefix}mean_steps"] = round(sum(r.steps for r in rows) / max(len(rows), 1), 1)
+    return out
