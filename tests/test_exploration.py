@@ -1,6 +1,6 @@
-"""Searching for an object that is not in memory: frontier clusters first, then receptacles
-most likely under the search prior (closed containers opened), each proposed once; the
-learned prior comes from ALFRED train placements and rebuilds deterministically."""
+"""Searching for an object that is not in memory: frontiers and receptacles traded off by
+the search prior and distance (closed containers opened), each proposed once; the learned
+prior comes from ALFRED train placements and rebuilds deterministically."""
 
 from __future__ import annotations
 
@@ -28,20 +28,26 @@ def _belief(free_rows: slice) -> Belief:
     return Belief(grid, memory, Pose(0.0, 0.0, 0.0, 0.0))
 
 
-def test_frontiers_come_first_then_receptacles_by_the_prior():
-    searcher = FrontierPriorSearcher("learned")
+def test_a_likely_receptacle_beats_a_frontier_under_the_learned_prior_but_not_the_uniform_one():
     belief = _belief(slice(10, 30))  # free cells in the middle of an unknown map: frontiers all round
-    first = searcher.next_search(belief, "Apple")
+    learned = FrontierPriorSearcher("learned").next_search(belief, "Apple")
+    assert learned.goal.instance == "Fridge#1" and learned.open_receptacle and "Fridge" in learned.reason
+    uniform = FrontierPriorSearcher("uniform")
+    first = uniform.next_search(belief, "Apple")
     assert first.reason == "frontier" and first.goal.point is not None
-    searcher.searched(first)
-    assert searcher.next_search(belief, "Apple").goal.point != first.goal.point
+    uniform.searched(first)
+    assert uniform.next_search(belief, "Apple").goal.point != first.goal.point  # each target once
+
+
+def test_with_no_frontier_left_receptacles_come_by_the_prior_then_nothing():
+    searcher = FrontierPriorSearcher("learned")
     closed = _belief(slice(0, 40))
     closed.grid.occupancy[:, :5] = Cell.OBSTACLE
     closed.grid.occupancy[:, 35:] = Cell.OBSTACLE
     closed.grid.occupancy[:, 5:35] = Cell.FREE  # everything known: no frontier left
     closed.grid.occupancy[[0, -1], :] = Cell.OBSTACLE  # (beyond the map's edge counts as unknown)
     apple = searcher.next_search(closed, "Apple")
-    assert apple.goal.instance == "Fridge#1" and apple.open_receptacle and "Fridge" in apple.reason
+    assert apple.goal.instance == "Fridge#1" and apple.open_receptacle
     searcher.searched(apple)
     counter = searcher.next_search(closed, "Apple")
     assert counter.goal.instance == "CounterTop#1" and not counter.open_receptacle
