@@ -132,3 +132,29 @@ def test_a_scripted_tour_maps_the_room_on_rendered_frames():
     score = tour(sim, load_episodes(shipped_path("valid_unseen"))[0][5], "oracle-seg", waypoints=1)
     sim.close()
     assert score["free_precision"] > 0.9 and score["explored_navigable"] > 0.3 and score["obstacle_iou"] > 0.2
+
+
+def test_replay_draws_the_followers_own_map_beside_its_view():
+    from agent.evaluation.replay import ReplayError, replay_log
+    from agent.pairing import build_agents
+    from agent.runner import run_episode
+    from agent.settings import load_config
+    from simulator.episodes.model import load_episodes, shipped_path
+    from simulator.render import available
+    from simulator.sim import Simulator
+
+    if not available():
+        pytest.skip("no headless OpenGL (EGL) context")
+    loaded = load_config("ablations/oracle-seg", ["simulator.width=120", "simulator.height=120"])
+    episode = next(e for e in load_episodes(shipped_path("valid_unseen"))[0] if e.task_type == "Water Plant")
+    sim = Simulator(loaded.config.simulator)
+    _, log = run_episode(episode, build_agents(loaded), sim, limits=(12, 5))
+    sim.close()
+    log["simulator"] = {"render": "egl", "width": 120, "height": 120}
+    plain = replay_log(log, egocentric=False)
+    mapped = replay_log(log, egocentric=False, follower_map=("oracle-seg", "semantic"))
+    assert mapped.frames[-1].shape[1] == plain.frames[-1].shape[1] * 2  # the map panel beside the top-down one
+    assert mapped.frames[-1][:300, 300:].std() > 0  # something is drawn
+    log["simulator"] = {"render": "none"}
+    with pytest.raises(ReplayError, match="depth frames"):
+        replay_log(log, egocentric=False, follower_map=("oracle-seg", "semantic"))

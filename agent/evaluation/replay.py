@@ -7,7 +7,9 @@ rendered instance buffer when rendering was on) and applies the interactions in 
 checking that each action succeeds or fails as it did. Each frame shows the Follower's
 egocentric view when rendering is available (``simulator.render.available()``), the
 top-down map (Commander blue, Follower red), the action and the dialogue so far. Without
-EGL the frames have the top-down map only.
+EGL the frames have the top-down map only. With ``follower_map`` (perception and mapper
+names; the episode must have been rendered) a third panel shows the map that mapper builds
+from the Follower's observations (``mapping.debug_view``), replayed step by step.
 """
 
 from __future__ import annotations
@@ -99,14 +101,49 @@ def _describe(entry: dict[str, Any]) -> str:
     return f"{who}: {entry['action']}{target} ({status})"
 
 
+class _FollowerMap:
+    """A perception module and a mapper fed with the Follower's replayed observations."""
+
+    def __init__(self, sim: Any, episode: Any, perception: str, mapper: str) -> None:
+        from contracts.observation import ModuleContext
+        from contracts.registry import registry
+        from simulator.oracle import OracleAccess
+
+        self.perception = registry("perception").build(perception)
+        self.mapper = registry("mapper").build(mapper)
+        context = ModuleContext(sim.camera_intrinsics(), sim.rendering)
+        for module in (self.perception, self.mapper):
+            if hasattr(module, "attach_oracle"):
+                module.attach_oracle(OracleAccess(sim, episode))
+            module.reset(context)
+        self.belief = None
+
+    def observe(self, observation: Any) -> None:
+        self.belief = self.mapper.update(observation, self.perception.detect(observation))
+
+    def panel(self) -> np.ndarray:
+        from mapping.debug_view import draw_belief
+
+        if self.belief is None:
+            return np.zeros((PANEL, PANEL, 3), dtype=np.uint8)
+        image = draw_belief(self.belief, scale=1)
+        h, w = image.shape[:2]
+        k = PANEL / max(h, w)
+        image = cv2.resize(image, (max(1, int(w * k)), max(1, int(h * k))), interpolation=cv2.INTER_NEAREST)
+        out = np.zeros((PANEL, PANEL, 3), dtype=np.uint8)
+        out[: image.shape[0], : image.shape[1]] = image
+        return out
+
+
 class _Drawer:
     """Draws frames of a simulator's current state."""
 
-    def __init__(self, sim: Any, egocentric: bool) -> None:
+    def __init__(self, sim: Any, egocentric: bool, follower_map: _FollowerMap | None = None) -> None:
         from simulator.render.world_view import WorldRenderer
 
         self.sim = sim
         self.ego = WorldRenderer(PANEL, PANEL) if egocentric else None
+        self.follower_map = follower_map
 
     def panels(self) -> np.ndarray:
         from simulator.render import top_down
@@ -116,18 +153,21 @@ class _Drawer:
         world = self.sim.world
         agents = [(a.x, a.z, a.rotation) for a in (world.agents[0], world.agents[1])]
         plan = top_down(room_geometry(world.scene), render_objects(world), agents, size=PANEL)
-        if self.ego is None:
-            return plan
-        return np.concatenate([np.array(self.ego.frames(world, FOLLOWER).rgb), plan], axis=1)
+        panels = [plan] if self.ego is None else [np.array(self.ego.frames(world, FOLLOWER).rgb), plan]
+        if self.follower_map is not None:
+            panels.append(self.follower_map.panel())
+        return np.concatenate(panels, axis=1)
 
     def close(self) -> None:
         if self.ego is not None:
             self.ego.release()
 
 
-def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int = 1) -> Replay:
+def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int = 1,
+               follower_map: tuple[str, str] | None = None) -> Replay:
     """Re-simulate a logged episode; one frame at the start, after every ``stride`` Follower
-    actions, after every utterance and at the end."""
+    actions, after every utterance and at the end. ``follower_map``: (perception, mapper)
+    names whose map of the Follower's observations is drawn beside the views."""
     from simulator import render
     from simulator.episodes.model import episode_from_dict
     from simulator.sim import COMMANDER, FOLLOWER, Simulator
@@ -141,9 +181,15 @@ def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int 
         settings["render"] = "none"
         replay.divergences.append("the episode ran with rendering (clicks resolved on rendered "
                                   "frames); replayed symbolically since EGL is unavailable")
+    if follower_map is not None and settings.get("render") != "egl":
+        raise ReplayError("the Follower's map is built from its depth frames: this episode was not run with "
+                          "simulator.render=egl (or EGL is unavailable here)")
     sim = Simulator(_Settings(**settings) if settings else None)
-    sim.reset(episode.start)
-    drawer = _Drawer(sim, egocentric)
+    observation = sim.reset(episode.start)
+    mapping_panel = _FollowerMap(sim, episode, *follower_map) if follower_map is not None else None
+    if mapping_panel is not None:
+        mapping_panel.observe(observation)
+    drawer = _Drawer(sim, egocentric, mapping_panel)
     task = _task_text(episode)
     said: list[str] = []
     interactions = log["interactions"]
@@ -175,6 +221,8 @@ def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int 
                 continue
             target = {k: entry[k] for k in TARGET_KEYS if k in entry}
             result = sim.step(FOLLOWER if agent == FOLLOWER else agent, action, **target)
+            if mapping_panel is not None and agent == FOLLOWER:
+                mapping_panel.observe(result.observation)
             if bool(result.success) != bool(entry.get("success", True)):
                 replay.divergences.append(
                     f"interaction {index} ({action}): logged success={entry.get('success')}, "
@@ -254,7 +302,7 @@ show(0);
 
 
 def replay(log_path: str | Path, out: str | Path | None = None, egocentric: bool | None = None,
-           stride: int = 1, fps: float = 4.0) -> tuple[Path, Replay]:
+           stride: int = 1, fps: float = 4.0, follower_map: tuple[str, str] | None = None) -> tuple[Path, Replay]:
     """Write the replay of ``log_path`` to ``out`` (``.gif`` or ``.html``; default: the log's
     name with ``.gif``)."""
     if stride < 1:
@@ -263,7 +311,7 @@ def replay(log_path: str | Path, out: str | Path | None = None, egocentric: bool
     target = Path(out) if out else log_path.with_suffix(".gif")
     if target.suffix.lower() not in (".gif", ".html"):
         raise ReplayError(f"{target}: the replay is written as .gif or .html")
-    result = replay_log(load_log(log_path), egocentric, stride)
+    result = replay_log(load_log(log_path), egocentric, stride, follower_map)
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.suffix.lower() == ".gif":
         write_gif(result, target, fps)
