@@ -10,13 +10,16 @@ with a click inside its mask, looks in), then walks to the remembered instance a
 when the navigator says it has arrived. Success: at the stop, an object of that type is
 visible to the simulator, within reach and drawn in the frame. SPL weights success by the
 oracle expert's shortest sequence (walk, open the closed container if any, look).
+``ms_per_step``: one map update plus one decision (search and navigation), the median over
+the learned-prior episodes (perception not included).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -43,6 +46,7 @@ class NavOutcome:
     success: bool
     steps: int
     shortest: int
+    seconds: list[float] = field(default_factory=list)  # map update + decision, per step
 
     @property
     def spl(self) -> float:
@@ -87,17 +91,19 @@ def nav_episode(sim: Any, floor_plan: str, seed: int, perception_name: str, prio
     for module in (perception, mapper):
         module.reset(context)
     driver = _Driver(mapper, target)
-    steps, outcome = 0, None
+    steps, outcome, seconds = 0, None, []
     while steps < max_steps:
         detections = perception.detect(observation)
+        started = time.perf_counter()
         belief = mapper.update(observation, detections, outcome)
         action = driver.next_action(observation, belief, detections)
+        seconds.append(time.perf_counter() - started)
         if action is None:
             break
         observation = sim.step(FOLLOWER, action.action, **action.target).observation
         outcome = ActionOutcome(action, observation.last_action_success, observation.error_message)
         steps += 1
-    return NavOutcome(floor_plan, target, driver.arrived and reached(sim, target), steps, shortest)
+    return NavOutcome(floor_plan, target, driver.arrived and reached(sim, target), steps, shortest, seconds)
 
 
 class _Driver:
@@ -177,4 +183,7 @@ def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0) -> dict[s
         out[f"{prefix}success_rate"] = round(sum(r.success for r in rows) / max(len(rows), 1), 4)
         out[f"{prefix}spl"] = round(sum(r.spl for r in rows) / max(len(rows), 1), 4)
         out[f"{prefix}mean_steps"] = round(sum(r.steps for r in rows) / max(len(rows), 1), 1)
+        if prefix == "":
+            times = [t for r in rows for t in r.seconds]
+            out["ms_per_step"] = round(1000 * float(np.median(times)), 2) if times else 0.0
     return out
