@@ -8,7 +8,8 @@ in ``--observations``), check the camera (field of view from where small objects
 across the image, AI2-THOR's height against objects lying on the floor), then fit, for every
 movable object type and for every asset (ALFRED's objectName) seen often enough, the full
 extents of its shape and the offset of its box centre from AI2-THOR's pivot, to the
-recorded 2-D boxes of the objects still at their recorded poses. Deterministic.
+recorded 2-D boxes of the objects still at their recorded poses, and every fixed object
+(per floor plan) seen often enough (``fixedfit``). Deterministic.
 """
 
 from __future__ import annotations
@@ -25,6 +26,13 @@ from typing import Any
 import numpy as np
 
 from simulator.calibration.boxfit import Views, fit_box, shape_points
+from simulator.calibration.fixedfit import (
+    choose_boxes,
+    clamp_surfaces,
+    fit_fixed,
+    fixed_views,
+    resting_bottoms,
+)
 
 FIELD_OF_VIEW_GRID = tuple(np.round(np.arange(50.0, 90.01, 0.5), 2))
 CAMERA_HEIGHT = 1.576  # AI2-THOR's: agent y 0.901 + camera offset 0.675 (checked below)
@@ -153,12 +161,21 @@ def main(argv: list[str] | None = None) -> int:
     camera["floor_check"] = floor_check(observations, camera["field_of_view"])
     print(f"camera: {json.dumps(camera)}", file=sys.stderr)
     types, assets = fit_movables(observations, camera["field_of_view"])
+    fixed = fit_fixed(observations, camera["field_of_view"], CAMERA_HEIGHT)
+    from simulator.alfred.trajectories import load_trajectories
+
+    kept = choose_boxes(fixed, fixed_views(observations, closed_only=False), CAMERA_HEIGHT, camera["field_of_view"])
+    lowered = clamp_surfaces(fixed, resting_bottoms(load_trajectories(args.trajectories), types, assets))
+    print(f"fixed: {sum(len(v) for v in fixed.values())} instances in {len(fixed)} floor plans ({kept}), "
+          f"{lowered} surface tops lowered to what stands on them", file=sys.stderr)
     table = {
         "about": "fitted by python -m simulator.calibration.fit (docs/calibration.md); sizes are full "
-                 "extents in the object's frame, offsets the box centre minus AI2-THOR's pivot in that frame",
+                 "extents in the object's frame, offsets the box centre minus AI2-THOR's pivot in that frame; "
+                 "fixed: floor plan -> objectId -> axis-aligned box (world axes)",
         "camera": camera,
         "types": types,
         "assets": assets,
+        "fixed": fixed,
     }
     out = Path(args.out)
     out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")

@@ -42,6 +42,17 @@ def object_box(object_type: str, asset: str | None = None) -> tuple[Vec3, Vec3] 
     return tuple(entry["size"]), tuple(entry["offset"])  # type: ignore[return-value]
 
 
+def fixed_box(floor_plan: str, object_id: str) -> tuple[Vec3, Vec3] | None:
+    """(box centre, full axis-aligned extents) of a fixed object fitted on its own (its
+    pivot is the position in its objectId), or None if it was not fitted."""
+    entry = _table().get("fixed", {}).get(floor_plan, {}).get(object_id)
+    if entry is None:
+        return None
+    pivot = [float(v) for v in object_id.split("|")[1:4]]
+    centre = tuple(round(p + o, 5) for p, o in zip(pivot, entry["offset"], strict=True))
+    return centre, tuple(float(v) for v in entry["size"])  # type: ignore[return-value]
+
+
 @lru_cache(maxsize=4096)
 def rotation_matrix(rotation: Vec3) -> np.ndarray:
     from simulator.render.rotation import euler_matrix

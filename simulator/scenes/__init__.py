@@ -2,8 +2,9 @@
 
 Owns loading ``simulator/data/scenes.json.gz`` (built by ``python -m simulator.scenes.build
 DATA_DIR``; see docs/scenes.md) into frozen ``Scene`` records: fixed objects (receptacles and
-static objects at their recorded positions, with approximate extents), the navigable 0.25 m
-grid, the room extent, which switch controls what, and recorded interaction poses.
+static objects at their recorded positions; boxes fitted to AI2-THOR's masks where seen,
+docs/calibration.md), the navigable 0.25 m grid, the room extent, which switch controls
+what, and recorded interaction poses.
 """
 
 from __future__ import annotations
@@ -129,15 +130,19 @@ def _load(key: str) -> Scene:
             f"recorded); {len(supported_scenes())} of the {len(all_scenes())} floor plans are "
             "supported (see simulator.scenes.supported_scenes())"
         )
-    fixed = {
-        oid: FixedObject(
+    from simulator.calibration.table import fixed_box
+
+    fixed = {}
+    for oid, o in raw["fixed_objects"].items():
+        # the box fitted to AI2-THOR's masks (docs/calibration.md), else the builder's; the
+        # navigable grid stays the one built from the builder's footprints
+        position, size = fixed_box(key, oid) or (o["position"], o["size"])
+        fixed[oid] = FixedObject(
             object_id=oid, object_type=o["type"],
-            position=(float(o["position"][0]), float(o["position"][1]), float(o["position"][2])),
-            size=(float(o["size"][0]), float(o["size"][1]), float(o["size"][2])),
+            position=(float(position[0]), float(position[1]), float(position[2])),
+            size=(float(size[0]), float(size[1]), float(size[2])),
             interaction_pose=_pose(o["interaction_pose"]), receptacle=bool(o["receptacle"]),
         )
-        for oid, o in raw["fixed_objects"].items()
-    }
     b = raw["bounds"]
     return Scene(
         name=key, number=int(raw["number"]), room_type=raw["room_type"],
