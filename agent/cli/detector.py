@@ -1,0 +1,130 @@
+"""``nesy detector {data,train,eval}``: the Mask R-CNN perception pipeline (docs/perception.md).
+
+``data`` renders COCO sets with exact instance masks (train floor plans for OUT/train,
+valid_unseen's for OUT/valid), ``train`` trains on a set on the CPU (seeded, checkpointed,
+resumable: rerun the same command), ``eval`` scores weights with pycocotools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from agent.cli.common import InputError, positive_int, print_json
+
+ORDER = 58
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "detector", help="Mask R-CNN perception: generate data, train, evaluate",
+        description="Generate rendered COCO sets, train the maskrcnn perception module on the CPU, "
+        "evaluate it (see docs/perception.md).",
+    )
+    sub = parser.add_subparsers(dest="detector_command", metavar="STEP", required=True)
+
+    data = sub.add_parser("data", help="render COCO sets (OUT/train from train floor plans, OUT/valid from "
+                          "valid_unseen) with exact instance masks (needs EGL)")
+    data.add_argument("--out", required=True, help="folder for the sets (e.g. runs/detector/data)")
+    data.add_argument("--train-images", type=int, default=2000, help="training images (0: none; default 2000)")
+    data.add_argument("--valid-images", type=int, default=200, help="validation images (0: none; default 200)")
+    data.add_argument("--frames-per-start", type=positive_int, default=8,
+                      help="frames per randomised start state (default 8)")
+    data.add_argument("--fov", type=float, nargs="+", default=[90.0],
+                      help="vertical fields of view to draw from, one per start state (default 90; "
+                      "ALFRED's camera is 60)")
+    data.add_argument("--size", type=int, default=300, help="square frame size in pixels (default 300)")
+    data.add_argument("--seed", type=int, default=0)
+    data.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
+    data.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    data.set_defaults(handler=run_data)
+
+    train = sub.add_parser("train", help="train on a set (CPU, seeded; rerun the same command to resume)")
+    train.add_argument("--data", required=True, help="a folder from 'nesy detector data' (its train/ set is used)")
+    train.add_argument("--out", required=True, help="run folder: checkpoints/, train_log.jsonl, maskrcnn.pt")
+    train.add_argument("--steps", type=positive_int, default=20000)
+    train.add_argument("--batch", type=positive_int, default=4)
+    train.add_argument("--lr", type=float, default=0.02)
+    train.add_argument("--warmup", type=positive_int, default=500, help="linear warm-up steps (default 500)")
+    train.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
+    train.add_argument("--checkpoint-every", type=positive_int, default=500)
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    train.set_defaults(handler=run_train)
+
+    evaluate = sub.add_parser("eval", help="COCO mask/box mAP of weights on a set (pycocotools)")
+    evaluate.add_argument("--data", required=True,
+                          help="a folder from 'nesy detector data' (its valid/ set is used) or a set folder")
+    evaluate.add_argument("--weights", default="", help="weights file (default: the shipped "
+                          "perception/weights/maskrcnn.pt)")
+    evaluate.add_argument("--limit", type=positive_int, default=None, help="evaluate the first N images only")
+    evaluate.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
+    evaluate.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    evaluate.set_defaults(handler=run_eval)
+
+
+def _set_folder(folder: str, preferred: str) -> Path:
+    """``folder/preferred`` when it holds a set, else ``folder`` itself."""
+    root = Path(folder)
+    if (root / preferred / "annotations.json").is_file():
+        return root / preferred
+    if (root / "annotations.json").is_file():
+        return root
+    raise InputError(f"{root}: no COCO set there (expected {root / preferred / 'annotations.json'}); "
+                     f"make one with: nesy detector data --out {root}")
+
+
+def _emit(result: dict, as_json: bool) -> int:
+    if as_json:
+        print_json(result)
+    else:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+def run_data(args: argparse.Namespace) -> int:
+    from perception.data_gen import DataSpec, generate
+
+    if args.train_images < 0 or args.valid_images < 0 or args.train_images + args.valid_images == 0:
+        raise InputError("--train-images and --valid-images must be at least 0, and not both 0")
+    if not 64 <= args.size <= 900:
+        raise InputError(f"--size must be 64..900 pixels (the renderer's limits), got {args.size}")
+    if any(not 1 <= f <= 179 for f in args.fov):
+        raise InputError(f"--fov values must be 1..179 degrees, got {args.fov}")
+    out = Path(args.out)
+    jobs = [("train", "train", args.train_images, args.seed), ("valid", "valid_unseen", args.valid_images, args.seed + 1)]
+    for folder, _, images, _ in jobs:
+        if images and (out / folder / "annotations.json").exists():
+            raise InputError(f"{out / folder} already holds a set; choose another --out or delete it")
+    result = {}
+    for folder, split, images, seed in jobs:
+        if images:
+            spec = DataSpec(split, images, seed=seed, frames_per_start=args.frames_per_start, size=args.size,
+                            fields_of_view=tuple(args.fov))
+            result[folder] = generate(spec, out / folder, workers=args.workers)
+    return _emit(result, args.json)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from perception.train import TrainSpec, train
+
+    data = _set_folder(args.data, "train")
+    spec = TrainSpec(data=str(data), out=args.out, steps=args.steps, batch=args.batch, lr=args.lr,
+                     warmup=args.warmup, seed=args.seed, threads=args.threads,
+                     checkpoint_every=args.checkpoint_every)
+    return _emit(train(spec), args.json)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    import torch
+
+    from perception.evaluate import evaluate
+    from perception.maskrcnn import MaskRCNNPerception
+
+    data = _set_folder(args.data, "valid")
+    torch.set_num_threads(args.threads)
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads))
+    result = evaluate(module, data, limit=args.limit)
+    result = {**result, "data": str(data), "weights": args.weights or "shipped", "threads": args.threads}
+    return _emit(result, args.json)

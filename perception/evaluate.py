@@ -1,0 +1,97 @@
+"""COCO evaluation (pycocotools) of the ``maskrcnn`` module on a set from ``nesy detector
+data`` (by default the valid_unseen set): mask and box mAP (IoU 0.5:0.95) and mAP@0.5,
+per class and per object size (COCO's small < 32^2 < medium < 96^2 pixels < large)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from perception.coco import CocoFrames, encode_mask, read_annotations
+from perception.maskrcnn import MaskRCNNPerception
+
+SIZES = ("small", "medium", "large")
+
+
+def evaluate(module: MaskRCNNPerception, data: Path, limit: int | None = None, progress: bool = True) -> dict[str, Any]:
+    from pycocotools.coco import COCO
+    from tqdm import tqdm
+
+    data = Path(data)
+    frames = CocoFrames(data)
+    gt_raw = read_annotations(data)
+    count = len(frames) if limit is None else min(limit, len(frames))
+    keep = {im["id"] for im in frames.images[:count]}
+    gt_raw["images"] = [im for im in gt_raw["images"] if im["id"] in keep]
+    gt_raw["annotations"] = [a for a in gt_raw["annotations"] if a["image_id"] in keep]
+    results: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    for index in tqdm(range(count), desc="detector eval", unit="img", disable=not progress):
+        image_id = frames.images[index]["id"]
+        out = module.predict(frames.rgb(index))
+        for box, label, score, prob in zip(out["boxes"], out["labels"], out["scores"], out["masks"], strict=True):
+            x0, y0, x1, y1 = (float(v) for v in box)
+            results.append({"image_id": image_id, "category_id": int(label), "score": float(score),
+                            "bbox": [x0, y0, x1 - x0, y1 - y0],
+                            "segmentation": encode_mask(prob >= module.params.mask_threshold)})
+    seconds = time.perf_counter() - started
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt = COCO()
+        gt.dataset = gt_raw
+        gt.createIndex()
+        segm = _run(gt, results, "segm")
+        bbox = _run(gt, results, "bbox")
+    names = {c["id"]: c["name"] for c in gt_raw["categories"]}
+    instances: dict[int, int] = {}
+    for ann in gt_raw["annotations"]:
+        instances[ann["category_id"]] = instances.get(ann["category_id"], 0) + 1
+    per_class = {}
+    for k, cat in enumerate(sorted(names)):
+        if cat in instances:
+            per_class[names[cat]] = {"instances": instances[cat], "mask_ap": _class_ap(segm, k),
+                                     "mask_ap50": _class_ap(segm, k, iou=0), "box_ap": _class_ap(bbox, k)}
+    return {
+        "mask_map50": _stat(segm, 1), "mask_map": _stat(segm, 0),
+        "box_map50": _stat(bbox, 1), "box_map": _stat(bbox, 0),
+        "images": count, "instances": len(gt_raw["annotations"]), "detections": len(results),
+        "per_class": per_class,
+        "per_size": {size: {"mask_map": _stat(segm, 3 + i), "box_map": _stat(bbox, 3 + i)}
+                     for i, size in enumerate(SIZES)},
+        "ms_per_frame": round(1000 * seconds / max(count, 1), 1),
+        "weights_meta": {k: v for k, v in module.meta.items() if k != "data_info"},
+    }
+
+
+def _run(gt: Any, results: list[dict[str, Any]], kind: str) -> Any:
+    from pycocotools.cocoeval import COCOeval
+
+    if not results:
+        return None
+    dt = gt.loadRes([dict(r) for r in results])
+    evaluation = COCOeval(gt, dt, kind)
+    evaluation.evaluate()
+    evaluation.accumulate()
+    evaluation.summarize()
+    return evaluation
+
+
+def _stat(evaluation: Any, index: int) -> float:
+    if evaluation is None:
+        return 0.0
+    value = float(evaluation.stats[index])
+    return round(max(value, 0.0), 4)  # -1: no ground truth of that size
+
+
+def _class_ap(evaluation: Any, k: int, iou: int | None = None) -> float:
+    """AP of category index ``k`` (area all, 100 detections), averaged over IoUs or at one."""
+    if evaluation is None:
+        return 0.0
+    precision = evaluation.eval["precision"]  # [iou, recall, class, area, max dets]
+    values = precision[:, :, k, 0, -1] if iou is None else precision[iou, :, k, 0, -1]
+    values = values[values > -1]
+    return round(float(np.mean(values)), 4) if values.size else 0.0

@@ -1,0 +1,101 @@
+"""``maskrcnn`` perception: a torchvision Mask R-CNN (MobileNetV2 + FPN, sized for a CPU and
+300 x 300 frames; ``perception.maskrcnn_model``) trained on our rendered frames
+(``nesy detector data`` / ``train``; docs/perception.md).
+
+It reads the observation's RGB frame only and returns one ``Detection`` per detected
+object above ``score_threshold``: the class (an AI2-THOR type), score, the predicted box
+and the mask thresholded at ``mask_threshold``. Symbolic runs (no frames) see nothing.
+Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
+with ``torch.load(..., weights_only=True)``; a missing or damaged file is one line naming
+it and the commands that make it. Never imports the simulator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from contracts.observation import ModuleContext, Observation
+from contracts.perception import Detection, Perception
+from contracts.registry import perception
+from perception.maskrcnn_model import (
+    DEFAULT_WEIGHTS,
+    MAKE_WEIGHTS,
+    WeightsError,
+    build_model,
+    load_weights,
+)
+
+
+@perception.register("maskrcnn")
+class MaskRCNNPerception(Perception):
+    @dataclass
+    class Params:
+        weights: str = ""  # a weights file; empty = the shipped perception/weights/maskrcnn.pt
+        score_threshold: float = field(default=0.5, metadata={"range": (0.0, 1.0)})
+        mask_threshold: float = field(default=0.5, metadata={"range": (0.0, 1.0)})
+        threads: int = field(default=1, metadata={"range": (1, 64)})  # torch CPU threads
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or self.Params()
+        path = Path(self.params.weights) if self.params.weights else DEFAULT_WEIGHTS
+        config, classes, state, self.meta = load_weights(path)
+        model = build_model(config)
+        try:
+            model.load_state_dict(state)
+        except RuntimeError as exc:
+            raise WeightsError(f"{path}: its tensors do not fit the network it describes "
+                               f"({str(exc).splitlines()[0][:100]}); make it again with: {MAKE_WEIGHTS}") from None
+        self._setup(model, classes)
+
+    @classmethod
+    def from_model(cls, model: Any, classes: tuple[str, ...], params: Params | None = None) -> MaskRCNNPerception:
+        """A module around an in-memory network (training checks, benchmarks, tests)."""
+        self = cls.__new__(cls)
+        self.params, self.meta = params or cls.Params(), {}
+        self._setup(model, classes)
+        return self
+
+    def _setup(self, model: Any, classes: tuple[str, ...]) -> None:
+        import torch
+
+        torch.set_num_threads(self.params.threads)
+        self.model = model.eval()
+        self.classes = tuple(classes)
+
+    def reset(self, context: ModuleContext) -> None:
+        import torch
+
+        super().reset(context)
+        torch.set_num_threads(self.params.threads)
+
+    def predict(self, rgb: np.ndarray) -> dict[str, np.ndarray]:
+        """The network's raw output for one H x W x 3 uint8 frame (boxes, labels, scores,
+        masks as N x H x W probabilities), above the model's own 0.05 floor."""
+        import torch
+
+        image = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1).float().div_(255.0)
+        with torch.inference_mode():
+            out = self.model([image])[0]
+        return {"boxes": out["boxes"].numpy(), "labels": out["labels"].numpy(),
+                "scores": out["scores"].numpy(), "masks": out["masks"][:, 0].numpy()}
+
+    def detect(self, observation: Observation) -> list[Detection]:
+        if observation.rgb is None:  # a symbolic run: no frames
+            return []
+        out = self.predict(observation.rgb)
+        h, w = observation.rgb.shape[:2]
+        detections = []
+        for box, label, score, prob in zip(out["boxes"], out["labels"], out["scores"], out["masks"], strict=True):
+            if score < self.params.score_threshold:
+                continue
+            mask = prob >= self.params.mask_threshold
+            if not mask.any():
+                continue
+            x0, y0, x1, y1 = (float(v) for v in np.clip(box, 0, [w, h, w, h]))
+            detections.append(Detection(self.classes[int(label) - 1], float(min(max(score, 0.0), 1.0)),
+                                        (x0, y0, x1, y1), mask))
+        return detections

@@ -1,0 +1,141 @@
+"""The ``maskrcnn`` perception module and its training: a tiny network trains on a tiny
+rendered set (loss goes down, resumes from its checkpoint), weights files round-trip,
+bad weights files give one clear line, detections are valid, the CLI's JSON keys."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+import torch
+
+from contracts.geometry import Pose
+from contracts.observation import FOLLOWER, Observation
+from contracts.perception import Detection
+from contracts.registry import registry
+from perception.classes import CLASSES
+from perception.data_gen import DataSpec, generate
+from perception.maskrcnn import MaskRCNNPerception
+from perception.maskrcnn_model import (
+    BACKBONE_SHA256,
+    ModelConfig,
+    WeightsError,
+    backbone_checkpoint,
+    build_model,
+    save_weights,
+    sha256,
+)
+from perception.train import TrainSpec, train
+
+TINY = ModelConfig(num_classes=len(CLASSES), image_size=128, width_mult=0.35, fpn_channels=32, representation=64,
+                   mask_channels=32, mask_layers=1, rpn_pre_nms_train=200, rpn_post_nms_train=100,
+                   rpn_pre_nms_test=100, rpn_post_nms_test=50, box_batch_per_image=64, detections_per_image=20)
+
+
+def observation(rgb):
+    return Observation(FOLLOWER, Pose(0.0, 0.0, 0.0, 0.0), False, None, True, "", [], rgb, None)
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("detector")
+    generate(DataSpec("train", images=4, seed=0, frames_per_start=4), root / "data", progress=False)
+    spec = TrainSpec(data=str(root / "data"), out=str(root / "run"), steps=16, batch=2, lr=0.01, warmup=2,
+                     threads=1, checkpoint_every=8, pretrained=False, model=TINY)
+    summary = train(spec, progress=False)
+    return root, spec, summary
+
+
+def test_maskrcnn_is_registered():
+    assert registry("perception").get("maskrcnn") is MaskRCNNPerception
+
+
+def test_a_tiny_model_trains_and_its_loss_goes_down(tiny_run):
+    root, spec, summary = tiny_run
+    losses = [json.loads(line)["loss"] for line in (root / "run" / "train_log.jsonl").read_text().splitlines()]
+    assert len(losses) == 16 and summary["steps"] == 16
+    assert np.mean(losses[-4:]) < np.mean(losses[:4])
+    assert sorted(p.name for p in (root / "run" / "checkpoints").iterdir()) == ["step_0000008.pt", "step_0000016.pt"]
+
+
+def test_training_resumes_from_its_last_checkpoint(tiny_run, tmp_path):
+    root, spec, _ = tiny_run
+    out = tmp_path / "run"
+    (out / "checkpoints").mkdir(parents=True)
+    shutil.copy(root / "run" / "checkpoints" / "step_0000008.pt", out / "checkpoints")
+    resumed = train(TrainSpec(**{**spec.__dict__, "out": str(out)}), progress=False)
+    assert resumed["steps"] == 16 and resumed["steps_this_run"] == 8
+    first = [json.loads(x)["loss"] for x in (root / "run" / "train_log.jsonl").read_text().splitlines()]
+    again = [json.loads(x)["loss"] for x in (out / "train_log.jsonl").read_text().splitlines()]
+    assert again == pytest.approx(first[8:], rel=1e-3)  # the same steps as the uninterrupted run
+    with pytest.raises(Exception, match="other settings"):
+        train(TrainSpec(**{**spec.__dict__, "out": str(out), "seed": 5, "steps": 17}), progress=False)
+
+
+def test_weights_file_round_trips_and_detections_are_valid(tiny_run):
+    root, _, _ = tiny_run
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(root / "run" / "maskrcnn.pt"),
+                                                          score_threshold=0.0, mask_threshold=1e-6))
+    assert module.meta["steps"] == 16
+    module.model.roi_heads.score_thresh = 0.0  # an untrained head's scores are below the 0.05 floor
+    rgb = np.asarray(__import__("cv2").imread(str(root / "data" / "images" / "0000000.png")))[:, :, ::-1].copy()
+    detections = module.detect(observation(rgb))
+    assert detections, "expected some detections with every threshold at 0"
+    for d in detections:
+        assert isinstance(d, Detection) and d.object_type in CLASSES and 0.0 <= d.score <= 1.0
+        assert d.mask.shape == (300, 300) and d.mask.dtype == bool and d.mask.any()
+        x0, y0, x1, y1 = d.box
+        assert 0 <= x0 <= x1 <= 300 and 0 <= y0 <= y1 <= 300
+    assert module.detect(observation(None)) == []  # a symbolic run has no frames
+
+
+def test_missing_and_corrupt_weights_give_one_clear_line(tmp_path):
+    missing = tmp_path / "nope.pt"
+    with pytest.raises(WeightsError, match="nope.pt: the Mask R-CNN weights file does not exist; make it with: "
+                       "nesy detector data"):
+        MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(missing)))
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(b"\x00garbage, not a torch file" * 10)
+    with pytest.raises(WeightsError) as info:
+        MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(corrupt)))
+    message = str(info.value)
+    assert "\n" not in message and str(corrupt) in message and "corrupt" in message and "nesy detector train" in message
+    other = tmp_path / "other.pt"
+    torch.save({"something": torch.zeros(2)}, other)
+    with pytest.raises(WeightsError, match="not a nesy Mask R-CNN weights file"):
+        MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(other)))
+    truncated = tmp_path / "truncated.pt"
+    model = build_model(TINY)
+    save_weights(truncated, model, TINY, CLASSES, {})
+    truncated.write_bytes(truncated.read_bytes()[:5000])
+    with pytest.raises(WeightsError, match="corrupt or unreadable"):
+        MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(truncated)))
+
+
+def test_imagenet_backbone_checkpoint_is_verified(tmp_path):
+    path = backbone_checkpoint()
+    assert sha256(path) == BACKBONE_SHA256
+    bad = tmp_path / "mobilenet.pth"
+    bad.write_bytes(b"not weights")
+    with pytest.raises(WeightsError, match="MobileNetV2 checkpoint is corrupt"):
+        build_model(TINY, bad)
+
+
+def test_cli_eval_and_bench_print_their_json_keys(tiny_run, capsys):
+    from agent.cli import main
+
+    root, _, _ = tiny_run
+    weights = str(root / "run" / "maskrcnn.pt")
+    assert main(["detector", "eval", "--data", str(root / "data"), "--weights", weights, "--threads", "1",
+                 "--limit", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    for key in ("mask_map50", "mask_map", "box_map50", "box_map", "images", "per_class", "per_size"):
+        assert key in result
+    assert result["images"] == 2
+    assert main(["bench", "perception", "--weights", weights, "--frames", "2", "--json"]) == 0
+    bench = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert bench["threads"] == 1 and bench["ms_per_frame"] > 0
+    assert main(["detector", "eval", "--data", str(root / "data"), "--weights", str(root / "no.pt")]) == 2
+    assert "no.pt: the Mask R-CNN weights file does not exist" in capsys.readouterr().err
