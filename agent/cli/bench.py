@@ -54,6 +54,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     mapping.add_argument("--seed", type=int, default=0)
     mapping.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     mapping.set_defaults(handler=run_map)
+    percept = sub.add_parser(
+        "perception", help="ms per 300 x 300 frame of the maskrcnn perception module (needs EGL)",
+        description="Median ms of maskrcnn's detect per rendered 300 x 300 valid_unseen frame on --threads "
+        "torch threads (for one core: taskset -c 0 ... --threads 1).",
+    )
+    percept.add_argument("--weights", default="", help="weights file (default: the shipped one)")
+    percept.add_argument("--untrained", action="store_true",
+                         help="an untrained network (ImageNet backbone, random heads) instead of weights")
+    percept.add_argument("--frames", type=int, default=50, help="timed frames (default 50)")
+    percept.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    percept.add_argument("--seed", type=int, default=0)
+    percept.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    percept.set_defaults(handler=run_perception)
     nav = sub.add_parser(
         "nav", help="find and reach a random object type with the semantic map, learned vs uniform prior (needs EGL)",
         description="Seeded random start states of the valid_unseen floor plans (objects in closed receptacles "
@@ -133,6 +146,33 @@ def run_nav(args: argparse.Namespace) -> int:
     sim = Simulator(SimpleNamespace(render="egl", width=300, height=300))
     result = benchmark(sim, args.episodes, args.perception, args.seed)
     sim.close()
+    if args.json:
+        print_json(result)
+    else:
+        print(json.dumps(result, indent=2))
+    return 0
+
+
+def run_perception(args: argparse.Namespace) -> int:
+    from perception.bench import benchmark
+    from perception.data_gen import sample_frames
+    from perception.maskrcnn import MaskRCNNPerception
+
+    params = MaskRCNNPerception.Params(weights=args.weights, threads=args.threads)
+    if args.untrained:
+        import torch
+
+        from perception.classes import CLASSES
+        from perception.maskrcnn_model import ModelConfig, backbone_checkpoint, build_model
+
+        torch.manual_seed(args.seed)
+        model = build_model(ModelConfig(num_classes=len(CLASSES)), backbone_checkpoint())
+        module = MaskRCNNPerception.from_model(model, CLASSES, params)
+    else:
+        module = MaskRCNNPerception(params)
+    result = benchmark(module, sample_frames("valid_unseen", max(args.frames, 1), seed=args.seed))
+    result = {**result, "threads": args.threads,
+              "weights": "untrained" if args.untrained else (args.weights or "shipped")}
     if args.json:
         print_json(result)
     else:
