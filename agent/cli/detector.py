@@ -45,7 +45,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--out", required=True, help="run folder: checkpoints/, train_log.jsonl, maskrcnn.pt")
     train.add_argument("--steps", type=positive_int, default=20000)
     train.add_argument("--batch", type=positive_int, default=4)
-    train.add_argument("--lr", type=float, default=0.02)
+    train.add_argument("--lr", type=float, default=0.005, help="peak learning rate (default 0.005 for batch 4)")
     train.add_argument("--warmup", type=positive_int, default=500, help="linear warm-up steps (default 500)")
     train.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     train.add_argument("--checkpoint-every", type=positive_int, default=500)
