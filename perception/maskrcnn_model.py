@@ -177,6 +177,25 @@ def save_weights(path: Path, model, config: ModelConfig, classes: tuple[str, ...
     tmp.replace(path)
 
 
+def export_weights(source: Path, target: Path, note: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Write the shipped form of a weights file or training checkpoint: the conv and linear
+    weights (every floating tensor of two or more dimensions, nearly all of the bytes) in
+    float16, biases and batch-norm statistics kept in float32; ``load_state_dict`` casts
+    them back to float32 when the module loads. ``note`` joins the file's meta."""
+    import torch
+
+    config, classes, state, meta = load_weights(source)
+    shipped = {k: (v.half() if v.is_floating_point() and v.dim() >= 2 else v) for k, v in state.items()}
+    meta = {**{k: v for k, v in meta.items() if k != "data_info"}, **(note or {}), "source": str(source),
+            "stored": "float16 conv/linear weights, float32 the rest"}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    torch.save({"format": FORMAT, "config": config.to_dict(), "classes": list(classes), "model": shipped,
+                "meta": meta}, tmp)
+    tmp.replace(target)
+    return {"weights": str(target), "bytes": target.stat().st_size, "sha256": sha256(target), "meta": meta}
+
+
 def load_weights(path: Path) -> tuple[ModelConfig, tuple[str, ...], dict, dict[str, Any]]:
     """(config, classes, state dict, meta) of a weights file or training checkpoint; one
     clear ``WeightsError`` line naming the file and how to make it otherwise."""

@@ -140,7 +140,7 @@ def train(spec: TrainSpec, progress: bool = True) -> dict[str, Any]:
             seconds.append(time.perf_counter() - started)
             losses.append(loss.item())
             log.write(json.dumps({"step": step, "loss": round(losses[-1], 5), "lr": learning_rate(spec, step - 1),
-                                  **{k: round(float(v), 5) for k, v in parts.items()},
+                                  **{k: round(v.item(), 5) for k, v in parts.items()},
                                   "seconds": round(seconds[-1], 3)}) + "\n")
             log.flush()
             bar.update(1)

@@ -94,6 +94,28 @@ def test_weights_file_round_trips_and_detections_are_valid(tiny_run):
     assert module.detect(observation(None)) == []  # a symbolic run has no frames
 
 
+def test_the_shipped_float16_form_loads_and_detects_as_the_float32_file(tiny_run, tmp_path, capsys):
+    from agent.cli import main
+
+    root, _, _ = tiny_run
+    source, shipped = root / "run" / "maskrcnn.pt", tmp_path / "shipped.pt"
+    assert main(["detector", "export", str(source), "--out", str(shipped), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["bytes"] == shipped.stat().st_size < 0.7 * source.stat().st_size
+    assert result["meta"]["steps"] == 16 and result["meta"]["source"] == str(source)
+    rgb = np.asarray(__import__("cv2").imread(str(root / "data" / "images" / "0000000.png")))[:, :, ::-1].copy()
+    outputs = []
+    for path in (source, shipped):
+        module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(path)))
+        assert all(p.dtype == torch.float32 for p in module.model.parameters())
+        module.model.roi_heads.score_thresh = 0.0
+        outputs.append(module.predict(rgb))
+    full, half = outputs
+    assert len(full["labels"]) == len(half["labels"]) > 0
+    assert np.array_equal(full["labels"][:5], half["labels"][:5])
+    assert np.allclose(full["scores"], half["scores"], atol=0.02)
+
+
 def test_missing_and_corrupt_weights_give_one_clear_line(tmp_path):
     missing = tmp_path / "nope.pt"
     with pytest.raises(WeightsError, match="nope.pt: the Mask R-CNN weights file does not exist; make it with: "

@@ -1,8 +1,9 @@
-"""``nesy detector {data,train,eval}``: the Mask R-CNN perception pipeline (docs/perception.md).
+"""``nesy detector {data,train,eval,export}``: the Mask R-CNN perception pipeline (docs/perception.md).
 
 ``data`` renders COCO sets with exact instance masks (train floor plans for OUT/train,
 valid_unseen's for OUT/valid), ``train`` trains on a set on the CPU (seeded, checkpointed,
-resumable: rerun the same command), ``eval`` scores weights with pycocotools.
+resumable: rerun the same command), ``eval`` scores weights with pycocotools, ``export``
+writes the shipped (float16) form of a weights file.
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     evaluate.set_defaults(handler=run_eval)
+
+    export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
+    export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
+    export.add_argument("--out", default="", help="target file (default: the shipped perception/weights/maskrcnn.pt)")
+    export.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    export.set_defaults(handler=run_export)
 
 
 def _set_folder(folder: str, preferred: str) -> Path:
@@ -128,3 +135,10 @@ def run_eval(args: argparse.Namespace) -> int:
     result = evaluate(module, data, limit=args.limit)
     result = {**result, "data": str(data), "weights": args.weights or "shipped", "threads": args.threads}
     return _emit(result, args.json)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from perception.maskrcnn_model import DEFAULT_WEIGHTS, export_weights
+
+    target = Path(args.out) if args.out else DEFAULT_WEIGHTS
+    return _emit(export_weights(Path(args.weights), target), args.json)
