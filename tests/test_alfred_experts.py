@@ -53,3 +53,30 @@ def test_bench_sim_reports_steps_per_second(capsys):
     assert main(["bench", "sim", "--steps", "400", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["steps_per_second"] > 0 and result["steps"] == 400
+
+
+MASKS = DATA.parent / "alfred_train_masks.jsonl.gz"
+
+
+@pytest.mark.skipif(not MASKS.is_file(), reason=f"ALFRED masks not found at {MASKS}")
+def test_click_replay_clicks_the_recorded_points_through_the_instance_buffer(capsys):
+    from simulator.alfred.experts import _alfred_rendered, replay
+    from simulator.calibration.masks import MaskIndex
+
+    assert main(["alfred", "check-experts", str(DATA), "--render", "egl", "--click", "recorded-point",
+                 "--limit", "6", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["trajectories"] == 6 and summary["clicked_interactions"] >= 6
+    assert summary["unclicked_interactions"] == 0
+    trajectory = next(t for t in load_trajectories(DATA) if replay(t).success)
+    points = {r.low_idx: r.point for r in MaskIndex(MASKS).get(trajectory.task_id)}
+    sim = _alfred_rendered()
+    corner = replay(trajectory, sim, {i: (0, 0) for i in points})  # the frame's corner: floor or wall
+    assert corner.clicked == len(points) and not corner.success
+    assert "at (x, y)" in corner.first_failure
+
+
+def test_click_replay_needs_rendering_and_says_so(capsys):
+    assert main(["alfred", "check-experts", str(DATA), "--click", "recorded-point"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--render egl" in err

@@ -8,7 +8,7 @@ import sys
 
 from tqdm import tqdm
 
-from agent.cli.common import print_json
+from agent.cli.common import InputError, print_json
 from simulator.alfred.experts import check_experts
 from simulator.alfred.trajectories import load_trajectories
 
@@ -31,6 +31,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     check.add_argument("file", help="ALFRED trajectories: our .jsonl(.gz), a traj_data.json or a folder")
     check.add_argument("--limit", type=int, default=None, help="only the first N trajectories")
+    check.add_argument("--render", choices=("none", "egl"), default="none",
+                       help="none: symbolic, interactions by objectId (default); egl: rendered with "
+                       "ALFRED's camera (needs --click recorded-point)")
+    check.add_argument("--click", choices=("id", "recorded-point"), default="id",
+                       help="recorded-point: every interaction is a click at AI2-THOR's recorded point, "
+                       "resolved through our instance buffer (needs --render egl)")
+    check.add_argument("--masks", default=None, help="recorded interactions for --click recorded-point "
+                       "(default: alfred_train_masks.jsonl.gz beside FILE)")
     check.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     check.set_defaults(handler=run_check)
     masks = sub.add_parser(
@@ -55,11 +63,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    clicks = _recorded_clicks(args)
     trajectories = load_trajectories(args.file)
     if args.limit is not None:
         trajectories = itertools.islice(trajectories, args.limit)
     with tqdm(desc="replaying experts", unit="traj", file=sys.stderr, disable=None) as bar:
-        summary = check_experts(trajectories, progress=bar).summary()
+        summary = check_experts(trajectories, progress=bar, clicks=clicks).summary()
     if args.json:
         print_json(summary)
         return 0
@@ -73,6 +82,26 @@ def run_check(args: argparse.Namespace) -> int:
     for cause, count in list(summary["first_failures"].items())[:20]:
         print(f"  {count:5d}  {cause}")
     return 0
+
+
+def _recorded_clicks(args: argparse.Namespace):
+    """The recorded interactions to click, for ``--click recorded-point`` (else None)."""
+    from pathlib import Path
+
+    from simulator.calibration.masks import MaskIndex
+
+    if (args.click == "recorded-point") != (args.render == "egl"):
+        raise InputError("--click recorded-point and --render egl go together: clicks resolve through the "
+                         "rendered instance buffer, and a rendered replay by ids would test nothing new")
+    if args.click == "id":
+        if args.masks is not None:
+            raise InputError("--masks is only used with --click recorded-point")
+        return None
+    masks = Path(args.masks) if args.masks else Path(args.file).parent / "alfred_train_masks.jsonl.gz"
+    if not masks.is_file():
+        raise InputError(f"{masks}: no recorded interactions file there; pass --masks FILE "
+                         "(AI2-THOR's recorded masks, e.g. ../shared/data/alfred_train_masks.jsonl.gz)")
+    return MaskIndex(masks)
 
 
 def run_check_masks(args: argparse.Namespace) -> int:
