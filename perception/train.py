@@ -8,6 +8,10 @@ optimizer, step) go to ``OUT/checkpoints/`` every ``checkpoint_every`` steps (th
 three kept); the log of every step to ``OUT/train_log.jsonl``; at the end the weights
 file ``OUT/maskrcnn.pt`` (what the ``maskrcnn`` module loads). Keep ``OUT`` out of git
 (``runs/`` is ignored).
+
+``init`` starts a run from a whole weights file (e.g. the shipped one) instead of the
+ImageNet backbone alone: training continued across sessions whose run folders are gone,
+since only the shipped weights outlive a session. The file's network must be the run's.
 """
 
 from __future__ import annotations
@@ -54,13 +58,18 @@ class TrainSpec:
     checkpoint_every: int = 500
     flip: bool = True
     pretrained: bool = True  # ImageNet MobileNetV2 backbone (else random: tests)
+    init: str = ""  # a weights file to start from (its SHA-256 is part of the resume key)
     model: ModelConfig = field(default_factory=lambda: ModelConfig(num_classes=len(CLASSES)))
 
     def resume_key(self) -> dict[str, Any]:
         key = asdict(self)
-        for name in ("steps", "threads", "out", "checkpoint_every"):
+        for name in ("steps", "threads", "out", "checkpoint_every", "init"):
             key.pop(name)
         key["model"] = self.model.to_dict()
+        if self.init:
+            from perception.maskrcnn_model import sha256
+
+            key["init"] = sha256(Path(self.init)) if Path(self.init).is_file() else self.init
         return key
 
 
@@ -110,7 +119,9 @@ def train(spec: TrainSpec, progress: bool = True) -> dict[str, Any]:
     check_training_set(data)
     frames = CocoFrames(data)
     torch.manual_seed(spec.seed)
-    model = build_model(spec.model, backbone_checkpoint() if spec.pretrained else None)
+    model = build_model(spec.model, backbone_checkpoint() if spec.pretrained and not spec.init else None)
+    if spec.init:
+        _start_from(model, spec)
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.SGD(params, lr=spec.lr, momentum=spec.momentum, weight_decay=spec.weight_decay)
     step = _resume(out, spec, model, optimizer)
@@ -189,6 +200,17 @@ def _resume(out: Path, spec: TrainSpec, model, optimizer) -> int:
     model.load_state_dict(raw["model"])
     optimizer.load_state_dict(raw["optimizer"])
     return int(raw["step"])
+
+
+def _start_from(model, spec: TrainSpec) -> None:
+    """Load ``spec.init``'s weights into the fresh network (checkpoints, if any, override them)."""
+    from perception.maskrcnn_model import load_weights
+
+    config, classes, state, _ = load_weights(Path(spec.init))
+    if config != spec.model or tuple(classes) != tuple(CLASSES):
+        raise NesyError(f"{spec.init}: its network or classes differ from this run's; train from the ImageNet "
+                        "backbone instead (drop --init)")
+    model.load_state_dict(state)
 
 
 def _trim_log(path: Path, step: int) -> None:

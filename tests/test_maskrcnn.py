@@ -164,3 +164,20 @@ def test_cli_eval_and_bench_print_their_json_keys(tiny_run, capsys):
     assert bench["threads"] == 1 and bench["ms_per_frame"] > 0
     assert main(["detector", "eval", "--data", str(root / "data"), "--weights", str(root / "no.pt")]) == 2
     assert "no.pt: the Mask R-CNN weights file does not exist" in capsys.readouterr().err
+
+
+def test_a_run_can_start_from_a_weights_file(tiny_run, tmp_path):
+    root, spec, _ = tiny_run
+    start = root / "run" / "maskrcnn.pt"
+    continued = TrainSpec(**{**spec.__dict__, "out": str(tmp_path / "continued"), "steps": 2, "init": str(start)})
+    summary = train(continued, progress=False)
+    assert summary["steps"] == 2
+    # the first step starts from the earlier run's weights: its loss is that run's, not a fresh network's
+    first = json.loads((tmp_path / "continued" / "train_log.jsonl").read_text().splitlines()[0])["loss"]
+    fresh = json.loads((root / "run" / "train_log.jsonl").read_text().splitlines()[0])["loss"]
+    assert first < fresh
+    assert continued.resume_key()["init"] != spec.resume_key().get("init")
+    wrong = TrainSpec(**{**continued.__dict__, "out": str(tmp_path / "wrong"),
+                         "model": ModelConfig(num_classes=len(CLASSES), image_size=96)})
+    with pytest.raises(Exception, match="network or classes differ"):
+        train(wrong, progress=False)

@@ -51,6 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     train.add_argument("--checkpoint-every", type=positive_int, default=500)
     train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--init", default="", metavar="WEIGHTS",
+                       help="start from this weights file (e.g. perception/weights/maskrcnn.pt: continue the "
+                       "shipped model) instead of the ImageNet backbone alone")
     train.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     train.set_defaults(handler=run_train)
 
@@ -119,7 +122,7 @@ def run_train(args: argparse.Namespace) -> int:
     data = _set_folder(args.data, "train")
     spec = TrainSpec(data=str(data), out=args.out, steps=args.steps, batch=args.batch, lr=args.lr,
                      warmup=args.warmup, seed=args.seed, threads=args.threads,
-                     checkpoint_every=args.checkpoint_every)
+                     checkpoint_every=args.checkpoint_every, init=args.init)
     return _emit(train(spec), args.json)
 
 
