@@ -5,8 +5,9 @@ the target, to compute the shortest path and to score).
 An episode: a seeded random start state of a valid_unseen floor plan (objects on and in
 receptacles, closed ones included), a random pickupable type present in it, and a
 find-and-reach driver: while no instance of the type is in memory it follows the
-searcher's targets (walks to a frontier and looks around; walks to a receptacle, opens it
-with a click inside its mask, looks in), then walks to the remembered instance and stops
+searcher's targets (walks to a frontier and turns to where the map is still unknown; walks
+to a receptacle and looks at it, opening a closed one with a click inside its mask), after
+first turning where it starts to where the map is unknown, then walks to the remembered instance and stops
 when the navigator says it has arrived. Success: at the stop, an object of that type is
 visible to the simulator, within reach and drawn in the frame. SPL weights success by the
 oracle expert's shortest sequence (walk, open the closed container if any, look).
@@ -36,7 +37,7 @@ from simulator.scenes import load_scene
 from simulator.spawn import random_start
 
 FLOOR_PLANS = ("FloorPlan10", "FloorPlan219", "FloorPlan308", "FloorPlan424")  # valid_unseen
-LOOK_AROUND = ("Turn Right",) * 3  # three quarter turns show all four directions
+SEARCH_TRIES = 200  # search targets tried in one step (each found unreachable or reached without a move)
 
 
 @dataclass
@@ -113,12 +114,13 @@ class _Driver:
         self.mapper, self.object_type = mapper, object_type
         self.navigator = mapper.navigator()
         self.target: SearchTarget | None = None
-        self.looks: list[str] = list(LOOK_AROUND)  # first look around where it starts
-        self.unreachable: set[str] = set()
+        self.looks: list[str] | None = None  # quarter turns still to make here (None: decide at the start)
+        self.unreachable: set[str] = set()  # remembered instances with no path yet (tried again after each search target)
         self.arrived = False
 
     def next_action(self, observation, belief, detections) -> LowLevelAction | None:
         seen = [i for i in belief.memory.of_type(self.object_type) if i.times_seen > 0 and i.key not in self.unreachable]
+        seen.sort(key=lambda i: math.hypot(i.position[0] - belief.pose.x, i.position[2] - belief.pose.z))
         if seen:
             step = self.navigator.step(observation, belief, NavigationGoal(instance=seen[0].key))
             if step.state == NavigationState.MOVING:
@@ -127,9 +129,11 @@ class _Driver:
                 self.arrived = True
                 return None
             self.unreachable.add(seen[0].key)
+        if self.looks is None:  # first look around where it starts, where the view is still unknown
+            self.looks = self.navigator.searcher.look_around(belief)
         if self.looks:
-            return LowLevelAction(self.looks.pop())
-        for _ in range(20):
+            return LowLevelAction(self.looks.pop(0))
+        for _ in range(SEARCH_TRIES):
             if self.target is None:
                 self.target = self.navigator.searcher.next_search(belief, self.object_type)
                 if self.target is None:
@@ -139,14 +143,16 @@ class _Driver:
                 return LowLevelAction(step.action)
             done, self.target = self.target, None
             self.navigator.searcher.searched(done)
+            self.unreachable.clear()  # the map has grown: try the remembered ones again
             if step.state == NavigationState.ARRIVED:
                 if done.open_receptacle:
                     click = _click_on(observation, belief, detections, done.goal.instance, self.mapper)
                     if click is not None:
                         return LowLevelAction("Open", {"x": click[0], "y": click[1]}, done.goal.instance)
-                else:
-                    self.looks = list(LOOK_AROUND)
-                    return LowLevelAction(self.looks.pop())
+                elif done.goal.point is not None:  # a frontier: look where the map is still unknown
+                    self.looks = self.navigator.searcher.look_around(belief)
+                    if self.looks:
+                        return LowLevelAction(self.looks.pop(0))
         return None
 
 
@@ -168,13 +174,15 @@ def _click_on(observation, belief, detections, key: str, mapper: SemanticMapper)
     return best.click_point() if best is not None and best_distance < 1.0 else None
 
 
-def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0) -> dict[str, float]:
-    """Both priors on the same episodes; keys as ``nesy bench nav --json`` prints them."""
+def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0,
+              floor_plans: tuple[str, ...] = FLOOR_PLANS) -> dict[str, float]:
+    """Both priors on the same episodes; keys as ``nesy bench nav --json`` prints them.
+    ``floor_plans``: valid_unseen's by default (tune on train floor plans, report on these)."""
     out: dict[str, float] = {"episodes": 0, "perception": perception}
     for prior, prefix in (("learned", ""), ("uniform", "uniform_")):
         rows = []
         for k in range(episodes):
-            plan = FLOOR_PLANS[k % len(FLOOR_PLANS)]
+            plan = floor_plans[k % len(floor_plans)]
             load_scene(plan)
             row = nav_episode(sim, plan, seed + k, perception, prior)
             if row is not None:

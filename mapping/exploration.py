@@ -10,7 +10,13 @@ closed containers are opened, surfaces visited. A frontier is worth ``frontier_v
 chance that unexplored floor shows the object). The searcher proposes the candidate with
 the highest value / (1 + distance / ``distance_scale``): with the learned prior a likely
 fridge beats a far frontier; with the uniform prior (every receptacle worth 1/K) the floor
-is explored first. Every target is proposed once per episode.
+is explored first. Every target is proposed once per episode; a surface (a receptacle one
+does not open) within ``done_radius`` of a searched one of its type counts as searched (a
+long counter is often remembered as several instances).
+
+``look_around`` says which quarter turns are worth making where the Follower stands: the
+headings whose view (a 90-degree cone out to ``look_range``) still holds at least
+``min_unknown`` of unknown floor, in the order that needs the fewest turns.
 """
 
 from __future__ import annotations
@@ -20,24 +26,30 @@ import math
 import numpy as np
 from scipy import ndimage
 
-from contracts.belief import Belief
+from contracts.belief import Belief, Cell
 from contracts.navigation import NavigationGoal, Searcher, SearchTarget
 from mapping.search_prior import likelihood, receptacle_types
 
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # opened to look inside
+RIGHT, LEFT = "Turn Right", "Turn Left"
 
 
 class FrontierPriorSearcher(Searcher):
     def __init__(self, prior: str = "learned", min_frontier: float = 0.5, done_radius: float = 1.0,
-                 frontier_value: float = 0.1, distance_scale: float = 2.0) -> None:
+                 frontier_value: float = 0.1, distance_scale: float = 2.0, look_range: float = 3.0,
+                 min_unknown: float = 0.1) -> None:
         likelihood("Apple", "Fridge", prior)  # checks the prior's name and its table at once
         self.prior = prior
         self.min_frontier = min_frontier
         self.done_radius = done_radius
         self.frontier_value = frontier_value
         self.distance_scale = distance_scale
+        self.look_range = look_range
+        self.min_unknown = min_unknown
         self.done_points: list[tuple[float, float]] = []
         self.done_keys: set[str] = set()
+        self.done_surfaces: list[tuple[str, tuple[float, float]]] = []  # (type, (x, z)) of searched surfaces
+        self._surfaces: dict[str, tuple[str, tuple[float, float]]] = {}  # proposed receptacles by key
 
     def next_search(self, belief: Belief, object_type: str) -> SearchTarget | None:
         here = (belief.pose.x, belief.pose.z)
@@ -50,6 +62,42 @@ class FrontierPriorSearcher(Searcher):
             self.done_points.append(target.goal.point)
         if target.goal.instance is not None:
             self.done_keys.add(target.goal.instance)
+            if target.goal.instance in self._surfaces and not target.open_receptacle:
+                self.done_surfaces.append(self._surfaces[target.goal.instance])
+
+    def look_around(self, belief: Belief) -> list[str]:
+        """The quarter turns worth making here: to each heading whose view still holds at
+        least ``min_unknown`` of unknown cells (the current one is in view already), by the
+        fewest turns (three the same way when all three are wanted)."""
+        grid, pose = belief.grid, belief.pose
+        res = grid.resolution
+        r0, c0 = grid.cell_of(pose.x - self.look_range, pose.z - self.look_range)
+        size = int(round(2 * self.look_range / res)) + 1
+        rows = np.clip(np.arange(r0, r0 + size), 0, grid.shape[0] - 1)
+        cols = np.clip(np.arange(c0, c0 + size), 0, grid.shape[1] - 1)
+        unknown = grid.occupancy[np.ix_(rows, cols)] == Cell.UNKNOWN
+        z = grid.origin[1] + (rows + 0.5) * res - pose.z
+        x = grid.origin[0] + (cols + 0.5) * res - pose.x
+        dx, dz = np.meshgrid(x, z)
+        within = np.hypot(dx, dz) <= self.look_range
+        relative = (np.degrees(np.arctan2(dx, dz)) - pose.heading) % 360  # 0 ahead, 90 to the right
+        share = {}
+        for turn in (90, 180, 270):
+            cone = within & (np.abs((relative - turn + 180) % 360 - 180) <= 45)
+            share[turn] = float(unknown[cone].mean()) if cone.any() else 0.0
+        wanted = {t for t, v in share.items() if v >= self.min_unknown}
+        if wanted == {90}:
+            return [RIGHT]
+        if wanted == {270}:
+            return [LEFT]
+        if wanted in ({180}, {90, 180}):
+            return [RIGHT, RIGHT]
+        if wanted == {180, 270}:
+            return [LEFT, LEFT]
+        if not wanted:
+            return []
+        first = RIGHT if share[90] >= share[270] else LEFT
+        return [first] * 3
 
     def _frontiers(self, belief: Belief) -> list[tuple[float, tuple[float, float], SearchTarget]]:
         grid = belief.grid
@@ -76,6 +124,11 @@ class FrontierPriorSearcher(Searcher):
                 continue
             p = likelihood(object_type, instance.object_type, self.prior)
             closed = instance.object_type in CONTAINERS and instance.states.get("is_open") is not True
+            where = (instance.position[0], instance.position[2])
+            if not closed and any(kind == instance.object_type and math.dist(where, done) < self.done_radius
+                                  for kind, done in self.done_surfaces):
+                continue
+            self._surfaces[instance.key] = (instance.object_type, where)
             reason = f"{instance.object_type}: P({object_type} in {instance.object_type}) = {p:.2f} ({self.prior})"
             target = SearchTarget(NavigationGoal(instance=instance.key), open_receptacle=closed, reason=reason)
             out.append((p, (instance.position[0], instance.position[2]), target))

@@ -62,12 +62,15 @@ class GridNavigator(Navigator):
             instance = belief.memory.instances.get(goal.instance)
             if instance is None:
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"{goal.instance} is not in memory")
-            targets = lattice.facing(instance.position, instance.extent, goal.reach - self.reach_margin)
+            # the margin is a preference: without a path inside it, any pose within reach will do
+            margins = (self.reach_margin, 0.0) if self.reach_margin > 0 else (0.0,)
+            goal_masks = [lattice.facing(instance.position, instance.extent, goal.reach - m) for m in margins]
         else:
-            targets = lattice.near(goal.point)
-        if not targets.any():
+            goal_masks = [lattice.near(goal.point)]
+        if not any(targets.any() for targets in goal_masks):
             return NavigationStep(NavigationState.UNREACHABLE, reason="no pose on the map is within reach of it")
-        path = lattice.path(here, heading, targets)
+        path = next((found for targets in goal_masks if (found := lattice.path(here, heading, targets)) is not None),
+                    None)
         if path is None:
             return NavigationStep(NavigationState.UNREACHABLE, reason="no path to it over the map")
         if len(path) > 1:
@@ -127,6 +130,7 @@ class _Lattice:
             free[here[0] - self.i0, here[1] - self.j0] = True  # where the Follower stands is passable
         self.free = free
         self.xs, self.zs = xs, zs
+        self._searched: tuple | None = None  # (start node, distances, predecessors) of the last search
 
     def _inside(self, point: tuple[int, int]) -> bool:
         i, j = point[0] - self.i0, point[1] - self.j0
@@ -162,20 +166,22 @@ class _Lattice:
             return None
         ni, nj = self.shape
         node = np.arange(ni * nj * 4).reshape(ni, nj, 4)
-        free = np.repeat(self.free[..., None], 4, axis=2)
-        src, dst = [], []
-        for turn in (1, 3):  # right, left
-            src.append(node[free])
-            dst.append(np.roll(node, -turn, axis=2)[free])
-        for h, (dx, dz) in enumerate(_AHEAD):
-            (fi, ti), (fj, tj) = _shift(ni, dx), _shift(nj, dz)
-            ok = self.free[fi, fj] & self.free[ti, tj]
-            src.append(node[fi, fj, h][ok])
-            dst.append(node[ti, tj, h][ok])
-        src_all, dst_all = np.concatenate(src), np.concatenate(dst)
-        graph = csr_matrix((np.ones(len(src_all)), (src_all, dst_all)), shape=(node.size, node.size))
         start = node[here[0] - self.i0, here[1] - self.j0, heading]
-        distance, predecessor = dijkstra(graph, indices=start, unweighted=True, return_predecessors=True)
+        if self._searched is None or self._searched[0] != start:  # one search serves several goal masks
+            free = np.repeat(self.free[..., None], 4, axis=2)
+            src, dst = [], []
+            for turn in (1, 3):  # right, left
+                src.append(node[free])
+                dst.append(np.roll(node, -turn, axis=2)[free])
+            for h, (dx, dz) in enumerate(_AHEAD):
+                (fi, ti), (fj, tj) = _shift(ni, dx), _shift(nj, dz)
+                ok = self.free[fi, fj] & self.free[ti, tj]
+                src.append(node[fi, fj, h][ok])
+                dst.append(node[ti, tj, h][ok])
+            src_all, dst_all = np.concatenate(src), np.concatenate(dst)
+            graph = csr_matrix((np.ones(len(src_all)), (src_all, dst_all)), shape=(node.size, node.size))
+            self._searched = (start, *dijkstra(graph, indices=start, unweighted=True, return_predecessors=True))
+        _, distance, predecessor = self._searched
         goal_nodes = node[goals]
         reachable = goal_nodes[np.isfinite(distance[goal_nodes])]
         if len(reachable) == 0:

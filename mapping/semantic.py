@@ -10,7 +10,9 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   is an obstacle, else a cell with floor points is free; every cell a point fell in is
   explored, and the cells under the Follower are free (it stands there);
 - each detection's mask pixels with depth give its class evidence (the detection's score)
-  and its 3-D centroid and extent, which ``ObjectMemory.observe`` fuses into instances;
+  and its 3-D centroid and extent, which ``ObjectMemory.observe`` fuses into instances
+  (out to ``max_detection_depth``: farther than the map's ``max_depth``, since a far object
+  is worth walking to);
 - the Follower's own actions and the hints update the memory (``mapping.memory_updates``).
 """
 
@@ -42,7 +44,8 @@ class SemanticMapper(Mapper):
         cell_size: float = 0.05  # metres per cell
         map_size: float = 24.0  # metres on a side, centred on the start pose
         stride: int = 2  # use every stride-th pixel of the depth frame
-        max_depth: float = 5.0  # ignore depth beyond this (metres)
+        max_depth: float = 5.0  # ignore depth beyond this (metres) for the geometry
+        max_detection_depth: float = 10.0  # detections farther than this are ignored (a far object is still worth remembering)
         floor_height: float = 0.12  # points below are floor
         agent_height: float = 1.8  # points above cannot block the Follower
         obstacle_hits: int = 2  # obstacle points that make a cell an obstacle
@@ -83,9 +86,11 @@ class SemanticMapper(Mapper):
         if outcome is not None:
             apply_outcome(self.memory, outcome)
         if observation.depth is not None:
-            depth = np.where(observation.depth <= self.params.max_depth, observation.depth, 0.0)
+            p = self.params
+            depth = np.where(observation.depth <= p.max_detection_depth, observation.depth, 0.0)
             points = depth_to_points(depth, observation.pose, self.context.camera)
-            self._integrate_geometry(points)
+            near = observation.depth <= p.max_depth
+            self._integrate_geometry(np.where(near[..., None], points, np.nan))
             for detection in detections:
                 self._integrate_detection(points, detection)
         self._clear_footprint(observation.pose.x, observation.pose.z)

@@ -86,3 +86,36 @@ def test_find_and_reach_episodes_run_with_oracle_seg():
     sim.close()
     assert set(result) >= {"episodes", "perception", "success_rate", "spl", "uniform_success_rate", "uniform_spl"}
     assert result["episodes"] == 4 and result["success_rate"] >= 0.5 and 0 < result["spl"] <= result["success_rate"]
+
+
+def test_look_around_turns_only_to_where_the_map_is_unknown():
+    searcher = FrontierPriorSearcher("learned")
+    grid = GridMap.empty((-4.0, -4.0), (80, 80), 0.1)
+    grid.occupancy[:] = Cell.FREE
+    belief = Belief(grid, ObjectMemory(), Pose(0.0, 0.0, 0.0, 0.0))
+    assert searcher.look_around(belief) == []  # everything known: no turn
+    grid.occupancy[35:45, :40] = Cell.UNKNOWN  # a strip at x < 0: on the left when facing +z
+    assert searcher.look_around(belief) == ["Turn Left"]
+    grid.occupancy[:40, 35:45] = Cell.UNKNOWN  # and one behind (z < 0)
+    assert searcher.look_around(belief) == ["Turn Left", "Turn Left"]
+    grid.occupancy[35:45, 40:] = Cell.UNKNOWN  # and one on the right: three turns
+    assert len(searcher.look_around(belief)) == 3
+    grid.occupancy[:] = Cell.UNKNOWN  # all unknown: three turns one way
+    assert len(set(searcher.look_around(belief))) == 1 and len(searcher.look_around(belief)) == 3
+
+
+def test_a_surface_near_a_searched_one_of_its_type_counts_as_searched():
+    searcher = FrontierPriorSearcher("learned")
+    belief = _belief(slice(0, 40))  # no frontier
+    belief.grid.occupancy[:] = Cell.FREE
+    belief.grid.occupancy[[0, -1], :] = Cell.OBSTACLE
+    belief.grid.occupancy[:, [0, -1]] = Cell.OBSTACLE
+    belief.memory.add("CounterTop", (1.6, 0.9, 0.0), extent=(1.0, 0.1, 0.5), times_seen=1)  # the same counter again
+    belief.memory.add("Drawer", (1.0, 0.5, 0.3), times_seen=1)
+    belief.memory.add("Drawer", (1.0, 0.2, 0.3), times_seen=1)  # a drawer below: opened on its own
+    proposed = []
+    while (target := searcher.next_search(belief, "Apple")) is not None:
+        proposed.append(target.goal.instance)
+        searcher.searched(target)
+    assert proposed.count("CounterTop#1") + proposed.count("CounterTop#2") == 1
+    assert {"Drawer#1", "Drawer#2", "Fridge#1"} <= set(proposed)

@@ -87,3 +87,12 @@ def test_instance_goals_face_the_object_and_look_at_it():
     assert navigator.step(_observe(), looking, NavigationGoal(instance=key)).state == NavigationState.ARRIVED
     assert navigator.step(_observe(), belief, NavigationGoal(instance="Mug#9")).state == NavigationState.UNREACHABLE
     assert np.all(belief.grid.occupancy[:, 0] == Cell.OBSTACLE)
+
+
+def test_the_reach_margin_gives_way_when_no_pose_inside_it_is_reachable():
+    belief = _corridor()
+    belief.memory.add("Apple", (0.25, 1.0, 1.45), extent=(0.1, 0.1, 0.1))  # 1.4 m ahead at eye height
+    belief.grid.occupancy[1:, :] = Cell.OBSTACLE  # the Follower cannot move ahead
+    belief.grid.occupancy[0, 1:] = Cell.FREE
+    strict = GridNavigator(camera_height=1.0, reach_margin=0.25)
+    assert strict.step(_observe(), belief, NavigationGoal(instance="Apple#1")).state == NavigationState.ARRIVED

@@ -77,8 +77,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     nav.add_argument("--perception", default="oracle-seg")
     nav.add_argument("--episodes", type=int, default=48)
     nav.add_argument("--seed", type=int, default=0)
+    nav.add_argument("--split", default="valid_unseen", choices=("train", "valid_unseen"),
+                     help="floor plans of this split (tune on train, report on valid_unseen)")
     nav.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     nav.set_defaults(handler=run_nav)
+    from agent.cli.bench_planner import add_planner_parser
+
+    add_planner_parser(sub)
 
 
 def run_sim(args: argparse.Namespace) -> int:
@@ -141,10 +146,12 @@ def run_nav(args: argparse.Namespace) -> int:
     from types import SimpleNamespace
 
     from agent.nav_bench import benchmark
+    from simulator.episodes.splits import split_floor_plans
     from simulator.sim import Simulator
 
     sim = Simulator(SimpleNamespace(render="egl", width=300, height=300))
-    result = benchmark(sim, args.episodes, args.perception, args.seed)
+    result = benchmark(sim, args.episodes, args.perception, args.seed, tuple(split_floor_plans(args.split)))
+    result["split"] = args.split
     sim.close()
     if args.json:
         print_json(result)
