@@ -40,6 +40,7 @@ class Act(StrEnum):
     ACKNOWLEDGEMENT = "acknowledgement"
     GREETING = "greeting"
     DONE = "done"  # "done", "thanks", "that's all"
+    REPORT = "report"  # "I rinsed the mug." (subgoals; answer "yes" done / "no" could not)
     UNKNOWN = "unknown"
 
 
@@ -49,6 +50,8 @@ class QuestionKind(StrEnum):
     WHICH = "which"  # "Which mug?"
     DONE = "done"  # "Are we done?"
     CONFIRM = "confirm"  # "Should I slice the tomato?"
+    DIRECTION = "direction"  # "Which way is the fridge?"
+    HELP = "help"  # "I could not open the fridge. Can you help me?"
     OTHER = "other"
 
 

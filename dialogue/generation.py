@@ -30,8 +30,12 @@ def _np(type_: str, attrs: tuple[str, ...] = (), det: str = "the") -> str:
     return " ".join(w for w in words if w)
 
 
-def _prep(receptacle: str) -> str:
+def preposition(receptacle: str) -> str:
+    """"in" the fridge, "on" the counter."""
     return "in" if receptacle in _CONTAINERS else "on"
+
+
+_prep = preposition
 
 
 def _intent(act: Act, **content: object) -> Intent:
@@ -174,11 +178,42 @@ class Generator:
         return Utterance(self._pick(["Okay.", "Got it.", "Sure.", "Will do.", "On it!"]), (_intent(Act.ACKNOWLEDGEMENT),))
 
     def ask(self, question: Question) -> Utterance:
-        """A dialogue manager's structured question in words."""
-        return self.question(question.kind, question.target, question.subgoal)
+        """A dialogue manager's structured question in words, after the step it reports, if
+        any ("I rinsed the mug. What should I do next?")."""
+        asked = self.question(question.kind, question.target, question.subgoal, question.places)
+        if question.report is None:
+            return asked
+        said = self.report(question.report, question.report_failed)
+        return Utterance(f"{said.text} {asked.text}", said.intents + asked.intents)
 
-    def question(self, kind: QuestionKind, target: str | None = None, subgoal: Subgoal | None = None) -> Utterance:
-        """"What should I do next?", "Where is the knife?", "Which mug?", "Are we done?"."""
+    def report(self, sg: Subgoal, failed: bool = False) -> Utterance:
+        """"I rinsed the mug in the sink." / "I could not open the fridge." (a step's own
+        words in the past tense, or after "I could not")."""
+        step = self.step(sg).text
+        first, _, rest = step.partition(" ")
+        if failed:
+            text = f"I could not {first.lower()} {rest}"
+        else:
+            text = f"I {lx.PAST_TENSE[first.lower()]} {rest}"
+        return Utterance(text, (_intent(Act.REPORT, subgoals=(sg,), answer="no" if failed else "yes"),))
+
+    @staticmethod
+    def _one(place: LocationHint) -> str:
+        """"the one in the sink" / "the one on the counter to your left" / "the one behind you"."""
+        where = f" {place.relation} {_np(place.place)}" if place.place else ""
+        if place.anchor == "you" and place.direction in ("left", "right"):
+            where += f" to your {place.direction}"
+        elif place.anchor == "you" and place.direction == "behind":
+            where += " behind you"
+        elif place.anchor == "you" and place.direction == "front":
+            where += " in front of you"
+        return f"the one{where}"
+
+    def question(self, kind: QuestionKind, target: str | None = None, subgoal: Subgoal | None = None,
+                 places: tuple[LocationHint, ...] = ()) -> Utterance:
+        """"What should I do next?", "Where is the knife?", "Which mug, the one in the sink or
+        the one on the counter?", "Which way is the fridge?", "Can you help me with the
+        fridge?", "Are we done?", "Should I slice the tomato?"."""
         if kind == QuestionKind.NEXT:
             text = self._pick(["What should I do next?", "What do I do now?", "What's next?", "What is my task?"])
             return Utterance(text, (_intent(Act.QUESTION, question=kind),))
@@ -189,10 +224,25 @@ class Generator:
             t = lx.surface(target)
             text = self._pick([f"Where is the {t}?", f"Where can I find the {t}?", f"Where is a {t}?"])
             return Utterance(text, (_intent(Act.QUESTION, question=kind, target=target),))
+        if kind == QuestionKind.WHICH and target and len(places) >= 2:
+            ones = [self._one(p) for p in places]
+            choice = ", ".join(ones[:-1]) + " or " + ones[-1]
+            t = lx.surface(target)
+            text = self._pick([f"Which {t}, {choice}?", f"Which {t} should I use, {choice}?"])
+            return Utterance(text, (_intent(Act.QUESTION, question=kind, target=target),))
         if kind == QuestionKind.WHICH and target:
             t = lx.surface(target)
             text = self._pick([f"Which {t}?", f"Which {t} should I use?", f"Which one is the right {t}?"])
             return Utterance(text, (_intent(Act.QUESTION, question=kind, target=target),))
+        if kind == QuestionKind.DIRECTION and target:
+            t = lx.surface(target)
+            text = self._pick([f"Which way is the {t}?", f"Which direction is the {t}?", f"How do I get to the {t}?"])
+            return Utterance(text, (_intent(Act.QUESTION, question=kind, target=target),))
+        if kind == QuestionKind.HELP:  # a slice is asked about as its whole object, as in CONFIRM
+            t = f" with the {lx.surface(target)}" if target else ""
+            text = self._pick([f"Can you help me{t}?", f"Could you help me{t}?"])
+            whole = target.removesuffix("Sliced") if target else None
+            return Utterance(text, (_intent(Act.QUESTION, question=kind, target=whole),))
         if kind == QuestionKind.CONFIRM and subgoal and subgoal.object:
             step = self.step(subgoal).text
             text = "Should I " + step[0].lower() + step[1:-1] + "?"

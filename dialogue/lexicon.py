@@ -141,6 +141,16 @@ STATE_WORDS: dict[str, str] = {
     **dict.fromkeys(("cold", "chilled", "cooled", "cool", "refrigerated", "frozen"), "cool"),
     **dict.fromkeys(("sliced", "cut", "chopped", "slice", "slices", "piece", "pieces", "wedge", "wedges", "chunk", "half", "diced"), "sliced"),
 }
+# The first word of a step instruction -> its past tense, for the Follower's reports
+# ("Rinse the mug." -> "I rinsed the mug."); the rules parser reads "I <past> ..." as a report.
+PAST_TENSE: dict[str, str] = {
+    "go": "went", "walk": "walked", "head": "headed", "pick": "picked", "grab": "grabbed", "take": "took",
+    "place": "placed", "put": "put", "rinse": "rinsed", "wash": "washed", "clean": "cleaned",
+    "microwave": "microwaved", "heat": "heated", "cook": "cooked", "warm": "warmed", "chill": "chilled",
+    "cool": "cooled", "slice": "sliced", "cut": "cut", "open": "opened", "close": "closed", "shut": "shut",
+    "turn": "turned", "switch": "switched", "fill": "filled", "pour": "poured", "toast": "toasted",
+    "boil": "boiled", "water": "watered",
+}
 ATTRIBUTES = ("dirty", "empty", "full", "red", "green", "yellow", "white", "black", "blue", "brown",
               "silver", "gold", "grey", "gray", "orange", "pink", "purple", "small", "large", "big",
               "little", "tall", "short", "wooden", "metal", "glass", "plastic", "round", "square",
@@ -180,7 +190,7 @@ FILLER = {"please", "could", "can", "would", "will", "you", "me", "i", "we", "it
           "single", "only", "other", "another", "!", "?", ".", ",", "'", "-", "n't", "not", "if",
           "has", "have", "been", "being", "was", "were", "am", "'m", "'re", "yourself", "way",
           "room", "kitchen", "bathroom", "bedroom", "area", "spot", "place", "floor", "wall",
-          "corner", "end", "edge", "middle", "center", "centre", "far", "close", "closest",
+          "or", "help", "direction", "corner", "end", "edge", "middle", "center", "centre", "far", "close", "closest",
           "nearest", "near", "towards", "toward", "across", "past", "along", "until", "till",
           "while", "once", "use", "using", "sitting", "located", "found", "lying", "item",
           "object", "thing", "stuff", "task", "job", "as", "well", "ready", "more",
@@ -226,7 +236,7 @@ def known_words() -> frozenset[str]:
     """Words the parser understands or deliberately ignores (not candidates for correction)."""
     words: set[str] = set(FILLER) | set(VERBS) | set(STATE_WORDS) | set(ATTRIBUTES) | set(NUMBERS)
     words |= set(DIRECTIONS) | set(PLACE_PREPS) | set(YES) | set(NO) | set(GREETINGS)
-    words |= set(THANKS) | set(ACKS) | set(ALL_WORDS) | set(SOURCE_PREPS)
+    words |= set(THANKS) | set(ACKS) | set(ALL_WORDS) | set(SOURCE_PREPS) | set(PAST_TENSE.values())
     for phrase in phrase_table():
         words.update(phrase.split())
     return frozenset(words)

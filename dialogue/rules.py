@@ -28,6 +28,7 @@ from dialogue.analysis import Analysis, analyse, analyse_many
 _WH = {"what": QuestionKind.OTHER, "where": QuestionKind.WHERE, "which": QuestionKind.WHICH}
 _CONFIRM_START = ("should", "shall", "do", "is", "does", "am", "are", "can", "did", "have", "was", "this", "that")
 _POLITE = ("could", "can", "would", "will")
+_PRESENT = {past: present for present, past in lx.PAST_TENSE.items()}
 _DONE_PHRASES = ("that's all", "that is all", "all done", "we're done", "we are done", "you're done",
                  "you are done", "task is complete", "task is done", "good job", "well done", "nice work",
                  "great job", "all finished", "that's it", "that is it", "nothing else")
@@ -84,6 +85,9 @@ class RulesParser(Parser):
         if text in ("on it", "will do", "got it", "i see", "understood", "sounds good") or (
                 not a.predicates and not a.mentions and first in lx.ACKS):
             return Intent(Act.ACKNOWLEDGEMENT, unknown=unknown)
+        report = self._report(a, words, context, unknown)
+        if report is not None:
+            return report
         hint = sem.location_hint(a, context.last_target)
         if hint is not None:
             return Intent(Act.ANSWER, location=hint, target=hint.object, unknown=unknown)
@@ -97,6 +101,22 @@ class RulesParser(Parser):
         if a.mentions or direction or a.has("one"):
             return self._answer(a, context, None, unknown)
         return Intent(Act.UNKNOWN, unknown=unknown or tuple(w for w in words if w.isalpha()))
+
+    def _report(self, a: Analysis, words: list[str], context: ParseContext, unknown: tuple[str, ...]) -> Intent | None:
+        """"I rinsed the mug." (done) / "I could not open the fridge." (failed): a Follower's report."""
+        if len(words) < 3 or words[0] != "i":
+            return None
+        failed = words[1] == "could" and words[2] in ("not", "n't")
+        if failed:
+            step = words[3:]
+        elif words[1] in _PRESENT:
+            step = [_PRESENT[words[1]], *words[2:]]
+        else:
+            return None
+        steps = tuple(sem.subgoals(analyse(" ".join(step)), context.last_target))  # the step it reports
+        if not steps:
+            return None
+        return Intent(Act.REPORT, subgoals=steps, answer="no" if failed else "yes", unknown=unknown)
 
     def _answer(self, a: Analysis, context: ParseContext, answer: str | None, unknown: tuple[str, ...]) -> Intent:
         hint = sem.location_hint(a, context.last_target)
@@ -115,6 +135,11 @@ class RulesParser(Parser):
         target_m = next((m for m in a.mentions if not m.anchored), None)
         target = target_m.type if target_m else None
         attributes = tuple(target_m.attributes) if target_m else ()
+        if words[:2] in (["which", "way"], ["which", "direction"]) or text.startswith("how do i get to"):
+            return Intent(Act.QUESTION, question=QuestionKind.DIRECTION, target=target or context.last_target,
+                          unknown=unknown)
+        if "help" in words[:4]:
+            return Intent(Act.QUESTION, question=QuestionKind.HELP, target=target, unknown=unknown)
         if first == "where" or "where" in words[:3]:
             return Intent(Act.QUESTION, question=QuestionKind.WHERE, target=target or context.last_target, unknown=unknown)
         if first == "which" or "which" in words[:3]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from contracts.dialogue import Question
 from contracts.language import (
     ALL,
     LocationHint,
@@ -104,6 +107,35 @@ def test_task_location_and_dialogue_templates_round_trip(rules_parser: RulesPars
     for sg in SUBGOALS[::7]:
         if sg.object:
             _check(rules_parser, gen.question(QuestionKind.CONFIRM, subgoal=sg), ParseContext(task_known=True))
+
+
+CANDIDATE_PLACES = (LocationHint("Mug", "in", "SinkBasin"), LocationHint("Mug", "on", "CounterTop", "left", "you"),
+                    LocationHint("Mug", "near", "Fridge"), LocationHint("Mug", "", None, "behind", "you"),
+                    LocationHint("Mug", "on", "DiningTable", "front", "you"))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_follower_questions_and_reports_round_trip(rules_parser: RulesParser, seed: int) -> None:
+    """The dialogue manager's words: reports of done and failed steps, reference questions
+    naming candidates by where they are, which-way and help questions."""
+    gen = Generator(seed)
+    for sg in SUBGOALS:
+        for failed in (False, True):
+            report = gen.report(sg, failed)
+            assert report.text.startswith("I could not " if failed else "I ")
+            _check(rules_parser, report)
+    for target in OBJECTS + PLACES:
+        _check(rules_parser, gen.question(QuestionKind.DIRECTION, target))
+        _check(rules_parser, gen.question(QuestionKind.HELP, target))
+    _check(rules_parser, gen.question(QuestionKind.HELP))
+    for n in (2, 3):
+        for start in range(len(CANDIDATE_PLACES) - n + 1):
+            places = tuple(replace(p, object=OBJECTS[start]) for p in CANDIDATE_PLACES[start:start + n])
+            _check(rules_parser, gen.question(QuestionKind.WHICH, OBJECTS[start], places=places))
+    for sg in SUBGOALS[::5]:
+        _check(rules_parser, gen.ask(Question(QuestionKind.NEXT, report=sg)))
+        if sg.object:
+            _check(rules_parser, gen.ask(Question(QuestionKind.HELP, sg.object, report=sg, report_failed=True)))
 
 
 def test_generation_is_seeded() -> None:
