@@ -36,10 +36,23 @@ class Goal:
 
     task: TaskSpec | None = None
     subgoals: tuple[Subgoal, ...] = ()
+    # (object type, memory key): the instance the Commander picked for a type in answer to a
+    # reference question ("Which mug?" -> "The dirty one."); planners bind that type to it
+    # while it is in memory. At most one key per type; the dialogue adds it, nothing else.
+    preferred: tuple[tuple[str, str], ...] = ()
 
     @property
     def empty(self) -> bool:
         return self.task is None and not self.subgoals
+
+    def preferred_key(self, object_type: str | None) -> str | None:
+        """The memory key the Commander picked for ``object_type``, if any."""
+        return next((key for kind, key in self.preferred if kind == object_type), None)
+
+    def prefer(self, object_type: str, key: str) -> Goal:
+        """This goal with ``key`` as the picked instance of ``object_type`` (replacing any)."""
+        kept = tuple(p for p in self.preferred if p[0] != object_type)
+        return Goal(self.task, self.subgoals, (*kept, (object_type, key)))
 
 
 @dataclass(frozen=True)

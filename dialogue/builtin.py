@@ -1,5 +1,6 @@
 """Imports the built-in dialogue modules so that they register (parsers: ``rules``,
-``trained``, ``oracle-parser``; dialogue managers: ``rules``)."""
+``trained``, ``oracle-parser``; dialogue managers: ``rules``,
+``always-first``, ``never``)."""
 
 from dialogue import (
     manager,  # noqa: F401

@@ -1,44 +1,198 @@
-"""Dialogue managers: decide, before the Follower acts, whether it should ask instead.
+"""Dialogue managers: decide, each step and before the planner's skill acts, whether the
+Follower should speak instead, and what to ask.
 
-``rules`` asks "What should I do next?" when the Follower has no goal, "Where is the X?"
-when the planner is searching for X, "Which X?" when several instances fit, and "Are we
-done?" when the planner has nothing left to do; it never repeats a question before the
-Commander has spoken again. ``never`` never asks (the ablation baseline).
+``rules`` asks when one of its triggers fires (each switchable in ``params``), in this order:
+
+- idle, no goal: "What should I do next?";
+- stuck: the same subgoal has failed ``stuck_failures`` times in a row: it says what failed
+  and asks for help ("I could not open the fridge. Can you help me with the fridge?");
+- ambiguity: the next step's object matches several instances in memory (or the planner
+  reports AMBIGUOUS) and the Commander has not picked one: a reference question naming up
+  to ``max_candidates`` candidates by where they are ("Which mug, the one in the sink or
+  the one on the counter?"); the answer picks the instance (``Goal.preferred``);
+- not found: the planner has searched for the next step's object for ``explore_budget``
+  Follower steps: "Where is the knife?"; if it is still not found after another budget,
+  "Which way is the knife?" (answered relative to the Follower);
+- idle, nothing left to do: it reports the step it finished last and asks for the next
+  one, as TEACh's Followers do ("I rinsed the mug. What should I do next?").
+
+It asks at most ``max_questions`` questions per episode, one at a time (nothing more until
+the Commander has spoken since the last one), and never the same question twice without
+new information (the Commander has said something since it was last asked).
+``always-first`` is ``rules`` that asks where every object it would have to search for is
+before searching (every search step of the plan, at once); ``never`` never asks (the
+ablation baseline).
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+
+from contracts.belief import Belief
 from contracts.dialogue import DialogueManager, DialogueState, Question
+from contracts.errors import NesyError
 from contracts.language import QuestionKind
 from contracts.observation import ModuleContext
 from contracts.planning import PlannerState
 from contracts.registry import dialogue_manager
+from dialogue.reference import describe_candidates
+
+
+def _at_least(default: int, low: int) -> int:
+    return field(default=default, metadata={"range": (low, None)})
+
+
+@dataclass
+class RuleParams:
+    ambiguity: bool = True  # several known instances fit the next step's object: "Which X, ...?"
+    not_found: bool = True  # searched explore_budget steps for the next step's object: "Where is the X?"
+    stuck: bool = True  # the same subgoal failed stuck_failures times in a row: say so and ask for help
+    idle: bool = True  # no goal, or nothing left: "(I rinsed the mug.) What should I do next?"
+    max_questions: int = _at_least(10, 0)  # questions per episode
+    explore_budget: int = _at_least(10, 0)  # Follower steps of searching for an object before asking
+    stuck_failures: int = _at_least(2, 1)  # consecutive failures of one subgoal before asking for help
+    max_candidates: int = _at_least(3, 2)  # candidates a reference question names
 
 
 @dialogue_manager.register("rules")
 class RuleDialogueManager(DialogueManager):
+    Params = RuleParams
+
+    def __init__(self, params: RuleParams | None = None) -> None:
+        self.params = params or self.Params()
+        for name in ("max_questions", "explore_budget", "stuck_failures", "max_candidates"):
+            low = type(self.params).__dataclass_fields__[name].metadata["range"][0]
+            if getattr(self.params, name) < low:
+                raise NesyError(f"dialogue_manager {getattr(type(self), 'registered_name', 'rules')}: params.{name} must be at least "
+                                  f"{low}, got {getattr(self.params, name)}")
+
     def reset(self, context: ModuleContext) -> None:
         super().reset(context)
-        self.asked: Question | None = None
+        self.asked: dict[Question, int] = {}  # question -> Commander utterances heard when last asked
+        self.helped: dict[object, int] = {}  # failing subgoal -> help questions asked about it
+        self.search: tuple[str, int] | None = None  # (object type, step its search (re)started)
 
+    # ------------------------------------------------------------------ deciding
     def next_question(self, state: DialogueState) -> Question | None:
-        if state.heard_since_last_question:
-            self.asked = None
-        if self.asked is not None:
+        self._track_search(state)
+        if not state.heard_since_last_question and self.asked:  # the last question is unanswered
+            return None
+        if state.questions_asked >= self.params.max_questions:
+            return None
+        for trigger in (self._no_goal, self._stuck, self._ambiguity, self._not_found, self._idle):
+            question = trigger(state)
+            if question is not None and self._new(question, state):
+                self._asked(question, state)
+                return question
+        return None
+
+    def _new(self, question: Question, state: DialogueState) -> bool:
+        """Not asked before, or the Commander has said something since it was."""
+        return question not in self.asked or state.heard > self.asked[question]
+
+    def _asked(self, question: Question, state: DialogueState) -> None:
+        self.asked[question] = state.heard
+        if question.kind in (QuestionKind.WHERE, QuestionKind.DIRECTION) and self.search is not None:
+            self.search = (self.search[0], state.step)  # another budget before asking about it again
+        if question.kind == QuestionKind.HELP and question.report is not None:
+            self.helped[question.report] = self.helped.get(question.report, 0) + 1
+
+    # ------------------------------------------------------------------ triggers
+    def _no_goal(self, state: DialogueState) -> Question | None:
+        return Question(QuestionKind.NEXT) if self.params.idle and state.goal.empty else None
+
+    def _stuck(self, state: DialogueState) -> Question | None:
+        failure = state.failure
+        if not self.params.stuck or failure is None:
+            return None
+        subgoal = failure.step.subgoal
+        if failure.failures < self.params.stuck_failures * (self.helped.get(subgoal, 0) + 1):
+            return None
+        return Question(QuestionKind.HELP, subgoal.object, report=subgoal, report_failed=True)
+
+    def _ambiguity(self, state: DialogueState) -> Question | None:
+        if not self.params.ambiguity:
             return None
         status = state.status
-        if state.goal.empty:
-            question = Question(QuestionKind.NEXT)
-        elif status.state == PlannerState.SEARCHING and status.target:
-            question = Question(QuestionKind.WHERE, status.target)
-        elif status.state == PlannerState.AMBIGUOUS and status.target:
-            question = Question(QuestionKind.WHICH, status.target, status.candidates)
-        elif status.state == PlannerState.IDLE:
-            question = Question(QuestionKind.DONE)
-        else:
+        if status.state == PlannerState.AMBIGUOUS and status.target and len(status.candidates) >= 2:
+            return self._which(state, status.target, status.candidates)
+        if not state.steps or state.steps[0].search or state.belief is None or state.belief.memory is None:
             return None
-        self.asked = question
-        return question
+        kind, key = state.steps[0].subgoal.object, state.steps[0].object_key
+        belief = state.belief
+        if kind is None or kind.endswith("Sliced") or _every_instance_counts(state, kind):
+            return None
+        if state.goal.preferred_key(kind) in belief.memory.instances:
+            return None
+        held = belief.memory.held
+        if held is not None and belief.memory.instances[held].object_type == kind:
+            return None
+        keys = [i.key for i in belief.memory.of_type(kind)]
+        if len(keys) < 2:
+            return None
+        keys.sort(key=lambda k: (k != key, _distance(belief, k), k))  # the planned one, then the nearest
+        return self._which(state, kind, tuple(keys[: self.params.max_candidates]))
+
+    def _which(self, state: DialogueState, kind: str, keys: tuple[str, ...]) -> Question:
+        known = state.belief is not None and state.belief.memory is not None
+        places = describe_candidates(state.belief, keys) if known else ()
+        return Question(QuestionKind.WHICH, kind, keys, places=places)
+
+    def _searching(self, state: DialogueState) -> str | None:
+        status = state.status
+        if status.state == PlannerState.SEARCHING and status.target:
+            return status.target
+        if state.steps and state.steps[0].search:
+            return state.steps[0].subgoal.object
+        return None
+
+    def _track_search(self, state: DialogueState) -> None:
+        target = self._searching(state)
+        if target is None:
+            self.search = None
+        elif self.search is None or self.search[0] != target:
+            self.search = (target, state.step)
+
+    def _not_found(self, state: DialogueState) -> Question | None:
+        if not self.params.not_found or self.search is None:
+            return None
+        target, since = self.search
+        if state.step - since < self.params.explore_budget:
+            return None
+        where = Question(QuestionKind.WHERE, target)
+        return where if where not in self.asked else Question(QuestionKind.DIRECTION, target)
+
+    def _idle(self, state: DialogueState) -> Question | None:
+        if not self.params.idle or state.goal.empty or state.status.state != PlannerState.IDLE:
+            return None
+        return Question(QuestionKind.NEXT, report=state.finished[-1] if state.finished else None)
+
+
+def _distance(belief: Belief, key: str) -> float:
+    x, _, z = belief.memory.instances[key].position
+    return math.hypot(x - belief.pose.x, z - belief.pose.z)
+
+
+def _every_instance_counts(state: DialogueState, kind: str) -> bool:
+    """The task is about every X ("Clean all the mugs."), so no X needs picking out."""
+    task = state.goal.task
+    return task is not None and " All " in f" {task.teach_task} " and kind in task.teach_params.values()
+
+
+@dialogue_manager.register("always-first")
+class AlwaysFirstDialogueManager(RuleDialogueManager):
+    """``rules``, but it first asks where every object the plan would search for is, once
+    each and before searching (``explore_budget`` then only spaces "Which way is it?")."""
+
+    def _not_found(self, state: DialogueState) -> Question | None:
+        if self.params.not_found:
+            for step in state.steps:
+                if step.search and step.subgoal.object:
+                    where = Question(QuestionKind.WHERE, step.subgoal.object)
+                    if where not in self.asked:
+                        return where
+        return super()._not_found(state)
 
 
 @dialogue_manager.register("never")

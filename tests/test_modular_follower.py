@@ -78,9 +78,10 @@ class ScriptedPlanner(Planner):
         return ScriptedSkill(self.skills.pop(0))
 
 
-def follower(planner, suite="tatc", goal="Put a mug away."):
+def follower(planner, suite="tatc", goal="Put a mug away.", **params):
+    manager = RuleDialogueManager(RuleDialogueManager.Params(**{"explore_budget": 0, **params}))  # asks where at once
     f = ModularFollower({"parser": GoalParser(), "perception": NoPerception(), "mapper": RecordingMapper(),
-                         "planner": planner, "dialogue_manager": RuleDialogueManager()})
+                         "planner": planner, "dialogue_manager": manager})
     f.reset(FollowerBriefing(suite, goal), CONTEXT)
     return f
 
@@ -104,7 +105,7 @@ def test_results_reach_the_mapper_and_failures_the_planner():
     pickup = LowLevelAction("Pickup", {"x": 0.5, "y": 0.5}, "Mug#1")
     planner = ScriptedPlanner(skills=[[SkillStep.act(pickup), SkillStep.fail("it slipped")],
                                       [SkillStep.fail("still slipping")], [SkillStep.done()]])
-    f = follower(planner)
+    f = follower(planner, stuck=False)  # (asking for help when stuck: tests/test_dialogue_manager.py)
     assert f.act(observe()).action == "Pickup"
     assert f.act(observe("Pickup", success=False)).action == "Stop"  # failed, replanned, failed again: give up
     outcome = f.modules["mapper"].outcomes[1]

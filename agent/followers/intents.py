@@ -4,23 +4,34 @@
 and, if given, the step instructions; TATC: nothing, so the goal is empty unless the parser
 is an oracle that knows the task anyway). ``IntentReader.read`` folds the Commander's new
 utterances into the goal: a task statement sets the task, an instruction appends its
-subgoals (TEACh's step-by-step Commanders), and location hints or location answers ("The
-knife is in the drawer.") are returned for the mapper's object memory.
+subgoals (TEACh's step-by-step Commanders; the next step given in answer to "What should I
+do next?" or "Can you help me?" too), and location hints or location answers ("The knife is
+in the drawer.", "The fridge is to your left.") are returned for the mapper's object memory.
+``IntentReader.answered`` applies what an answer means for the question the Follower asked
+last, against its Belief: an answer to "Which mug, ...?" ("The dirty one.", "The one on the
+left.", "The mug is on the counter left of the stove.") picks that instance
+(``Goal.preferred``, ``dialogue.reference.select``); "No." to "Should I slice the tomato?"
+drops that step from the goal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from contracts.language import Act, Intent, LocationHint, ParseContext, Parser
+from contracts.belief import Belief
+from contracts.dialogue import Question
+from contracts.language import Act, Intent, LocationHint, ParseContext, Parser, QuestionKind
 from contracts.observation import FollowerBriefing
 from contracts.planning import Goal
+from dialogue.reference import select
 
 
 class IntentReader:
     def __init__(self, parser: Parser) -> None:
         self.parser = parser
         self.last_target: str | None = None  # the object type under discussion (for "it")
+        self.answers: list[Intent] = []  # the answers among the utterances read last
 
     def briefing_goal(self, briefing: FollowerBriefing) -> Goal:
         task = self.parser.parse_goal(briefing.goal_text, briefing.step_texts)
@@ -30,6 +41,7 @@ class IntentReader:
     def read(self, utterances: Sequence[str], goal: Goal) -> tuple[Goal, list[LocationHint]]:
         """The goal after these utterances, and the location hints they gave."""
         hints: list[LocationHint] = []
+        self.answers = []
         for text in utterances:
             context = ParseContext(task_known=goal.task is not None, last_target=self.last_target)
             for intent in self.parser.parse(text, context):
@@ -42,11 +54,27 @@ class IntentReader:
         if intent.location is not None and intent.location.object:
             hints.append(intent.location)
             self.last_target = intent.location.object
+        if intent.act == Act.ANSWER:
+            self.answers.append(intent)
         if intent.act != Act.INSTRUCTION:
             return goal
         if intent.task is not None:
-            goal = Goal(intent.task, goal.subgoals)
+            goal = replace(goal, task=intent.task)
         if intent.subgoals:
-            goal = Goal(goal.task, goal.subgoals + tuple(intent.subgoals))
+            goal = replace(goal, subgoals=goal.subgoals + tuple(intent.subgoals))
             self.last_target = intent.subgoals[-1].object or self.last_target
+        return goal
+
+    def answered(self, question: Question | None, goal: Goal, belief: Belief) -> Goal:
+        """The goal after the answers read last, for ``question`` (the Follower's last)."""
+        if question is None or not self.answers:
+            return goal
+        if question.kind == QuestionKind.WHICH and question.target and question.candidates:
+            others = tuple(i.key for i in belief.memory.of_type(question.target) if i.key not in question.candidates)
+            key = select(question.candidates, self.answers, belief) or select(others, self.answers, belief)
+            if key is not None:
+                return goal.prefer(question.target, key)
+        if question.kind == QuestionKind.CONFIRM and question.subgoal in goal.subgoals:
+            if any(a.answer == "no" for a in self.answers):
+                return replace(goal, subgoals=tuple(sg for sg in goal.subgoals if sg != question.subgoal))
         return goal

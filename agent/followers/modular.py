@@ -7,15 +7,17 @@ Then each ``act(observation)``:
 
 1. the parser turns the Commander's new utterances into intents: a task statement sets the
    goal's task, instructions append subgoals, location hints (and location answers) are
-   kept for the mapper (``agent.followers.intents``);
+   kept for the mapper (``agent.followers.intents``); after the mapper's update, an answer
+   to the Follower's last question may pick an instance (``Goal.preferred``);
 2. perception turns the frame into detections;
 3. the mapper updates the Belief from the observation, the detections, the outcome of the
    Follower's last low-level action and the new hints;
 4. with no skill running, the planner plans the goal against the Belief (passing the last
    skill failure, if any); with an empty goal the plan is idle ("no goal");
-5. the dialogue manager sees the planner's status and may ask a question **before** the
-   Follower acts (never in ALFRED episodes: nobody would answer); ``dialogue.generation``
-   renders it;
+5. the dialogue manager sees the planner's status (with the Belief, the plan's steps, the
+   last skill failure and the subgoals finished since the Follower last spoke) and may ask a
+   question **before** the Follower acts (never in ALFRED episodes: nobody would answer);
+   ``dialogue.generation`` renders it;
 6. otherwise the skill for the plan's first step (made with the mapper's navigator) gives
    the next low-level action; when it
    reports success or failure the Follower drops it and goes back to 4 (at most
@@ -29,6 +31,7 @@ from typing import Any
 
 from agent.followers.intents import IntentReader
 from contracts.agents import Follower, FollowerAction
+from contracts.belief import Belief
 from contracts.dialogue import DialogueState, Question
 from contracts.observation import COMMANDER, FollowerBriefing, ModuleContext, Observation
 from contracts.planning import (
@@ -73,24 +76,28 @@ class ModularFollower(Follower):
         self.failure: SkillFailure | None = None
         self.last_action: LowLevelAction | None = None
         self.heard_since_question = True
-        self.questions = self.steps = 0
+        self.questions = self.steps = self.heard = 0
+        self.question: Question | None = None  # the last question asked
+        self.finished: list[PlannedSubgoal] = []  # steps done since the Follower last spoke
 
     def act(self, observation: Observation) -> FollowerAction:
         heard = [u.text for u in observation.utterances if u.agent_id == COMMANDER]
         goal, hints = self.reader.read(heard, self.goal)
-        if heard:
-            self.heard_since_question = True
-        if goal != self.goal:  # new instructions: plan again
-            self.goal, self.skill, self.failure = goal, None, None
         outcome = self._outcome(observation)
         detections = self.modules["perception"].detect(observation)
         belief = self.modules["mapper"].update(observation, detections, outcome, hints)
+        if heard:
+            self.heard_since_question = True
+            self.heard += len(heard)
+            goal = self.reader.answered(self.question, goal, belief)
+        if goal != self.goal:  # new instructions (or a picked instance): plan again
+            self.goal, self.skill, self.failure = goal, None, None
         failed_now: list[PlannedSubgoal] = []
         for _ in range(MAX_SKILL_CHANGES):
             if self.skill is None:
                 self.plan = (self.modules["planner"].plan(self.goal, belief, self.failure) if not self.goal.empty
                              else Plan.idle("no goal"))
-            question = self._question(self.plan)
+            question = self._question(self.plan, belief)
             if question is not None:
                 return self._ask(question)
             if self.skill is None:
@@ -106,6 +113,7 @@ class ModularFollower(Follower):
             self.skill = None
             if result.state == SkillState.SUCCEEDED:
                 self.failure = None
+                self.finished.append(self.current)
                 continue
             failures = (self.failure.failures if self.failure and self.failure.step == self.current else 0) + 1
             self.failure = SkillFailure(self.current, result.reason or "the skill gave no action", failures)
@@ -123,13 +131,15 @@ class ModularFollower(Follower):
             return None
         return ActionOutcome(last, observation.last_action_success, observation.error_message)
 
-    def _question(self, plan: Plan) -> Question | None:
+    def _question(self, plan: Plan, belief: Belief) -> Question | None:
         if self.briefing.suite == "alfred":  # no Commander to answer
             return None
-        state = DialogueState(self.goal, plan.status, self.heard_since_question, self.questions, self.steps)
+        state = DialogueState(self.goal, plan.status, self.heard_since_question, self.questions, self.steps,
+                              belief, plan.steps, self.failure, tuple(s.subgoal for s in self.finished), self.heard)
         return self.modules["dialogue_manager"].next_question(state)
 
     def _ask(self, question: Question) -> FollowerAction:
         self.questions += 1
         self.heard_since_question = False
+        self.question, self.finished = question, []
         return FollowerAction.say(self.generator.ask(question).text)

@@ -1,0 +1,211 @@
+"""The dialogue managers on scripted situations: each trigger of ``rules`` fires when its
+situation arises and not otherwise, each can be switched off, the question budget holds, no
+question is asked twice without new information; ``always-first`` asks before searching,
+``never`` never asks. Questions render to words that parse back to what they mean."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.config import ConfigError
+from agent.settings import ModuleConfig, build_module
+from contracts.belief import Belief, GridMap, ObjectMemory
+from contracts.dialogue import DialogueState, Question
+from contracts.geometry import CameraIntrinsics, Pose
+from contracts.language import Act, LocationHint, QuestionKind, Subgoal, TaskSpec
+from contracts.observation import ModuleContext
+from contracts.planning import Goal, PlannedSubgoal, PlannerState, PlannerStatus, SkillFailure
+from dialogue.generation import Generator
+from dialogue.manager import AlwaysFirstDialogueManager, RuleDialogueManager, SilentDialogueManager
+from dialogue.rules import RulesParser
+
+CONTEXT = ModuleContext(CameraIntrinsics(64, 64, 90.0, 1.5), False, seed=0)
+TASK = Goal(TaskSpec(teach_task="Coffee"))
+PICKUP = Subgoal("PickupObject", "Mug")
+ACTING = PlannerStatus(PlannerState.ACTING, "Mug")
+
+
+def manager(cls=RuleDialogueManager, **params):
+    m = cls(cls.Params(**params))
+    m.reset(CONTEXT)
+    return m
+
+
+def kitchen() -> Belief:
+    """A sink and a counter ahead of the Follower, a mug in each, a knife on the counter."""
+    memory = ObjectMemory()
+    sink = memory.add("SinkBasin", (-1.0, 0.9, 2.0))
+    counter = memory.add("CounterTop", (1.0, 0.9, 2.0))
+    memory.add("Mug", (-1.0, 0.95, 2.0), container=sink.key, states={"is_dirty": True})
+    memory.add("Mug", (1.0, 0.95, 2.0), container=counter.key, states={"is_dirty": False})
+    return Belief(GridMap.empty((-3, -3), (24, 24), 0.25), memory, Pose(0.0, 0.0, 0.0, 0.0))
+
+
+def state(goal=TASK, status=ACTING, heard=0, asked=0, step=0, belief=None, steps=(), failure=None, finished=(),
+          since=True):
+    return DialogueState(goal, status, since, asked, step, belief, tuple(steps), failure, tuple(finished), heard)
+
+
+@pytest.fixture(scope="module")
+def parser() -> RulesParser:
+    return RulesParser()
+
+
+def said(question: Question, parser: RulesParser):
+    """The question in words, checked to parse back to exactly what it means."""
+    utterance = Generator(5).ask(question)
+    assert [i.meaning() for i in parser.parse(utterance.text)] == [i.meaning() for i in utterance.intents]
+    return utterance
+
+
+def test_no_goal_asks_what_next_and_a_goal_does_not():
+    assert manager().next_question(state(goal=Goal())) == Question(QuestionKind.NEXT)
+    assert manager().next_question(state()) is None
+    assert manager(idle=False).next_question(state(goal=Goal())) is None
+
+
+def test_stuck_fires_after_repeated_failures_and_says_what_failed(parser):
+    step = PlannedSubgoal(PICKUP, "Mug#1")
+    once, twice = SkillFailure(step, "Pickup failed", 1), SkillFailure(step, "Pickup failed", 2)
+    failing = PlannerStatus(PlannerState.FAILING, "Mug", reason="Pickup failed", failures=2)
+    assert manager().next_question(state(status=failing, failure=once, steps=[step])) is None
+    m = manager()
+    question = m.next_question(state(status=failing, failure=twice, steps=[step]))
+    assert (question.kind, question.target, question.report, question.report_failed) == (
+        QuestionKind.HELP, "Mug", PICKUP, True)
+    text = said(question, parser).text
+    assert text.startswith("I could not ") and text.count("mug") == 2 and text.endswith("?")
+    # answered, but it failed only once more: not yet again; after two more failures, again
+    third = SkillFailure(step, "Pickup failed", 3)
+    assert m.next_question(state(status=failing, failure=third, steps=[step], heard=1)) is None
+    fourth = SkillFailure(step, "Pickup failed", 4)
+    assert m.next_question(state(status=failing, failure=fourth, steps=[step], heard=1)) == question
+    assert manager(stuck=False).next_question(state(status=failing, failure=twice, steps=[step])) is None
+
+
+def test_ambiguity_names_the_candidates_by_where_they_are(parser):
+    belief = kitchen()
+    step = PlannedSubgoal(PICKUP, "Mug#2")
+    question = manager().next_question(state(belief=belief, steps=[step]))
+    assert (question.kind, question.target, question.candidates) == (QuestionKind.WHICH, "Mug", ("Mug#2", "Mug#1"))
+    assert question.places == (LocationHint("Mug", "on", "CounterTop"), LocationHint("Mug", "in", "SinkBasin"))
+    text = said(question, parser).text
+    assert "the one on the counter" in text and "the one in the sink" in text
+
+
+def test_ambiguity_does_not_fire_without_several_candidates_or_once_one_is_picked():
+    belief = kitchen()
+    step = [PlannedSubgoal(PICKUP, "Mug#1")]
+    assert manager(ambiguity=False).next_question(state(belief=belief, steps=step)) is None
+    assert manager().next_question(state(goal=TASK.prefer("Mug", "Mug#1"), belief=belief, steps=step)) is None
+    every = Goal(TaskSpec(teach_task="Clean All X", teach_params={"X": "Mug"}))
+    assert manager().next_question(state(goal=every, belief=belief, steps=step)) is None  # any mug will do
+    del belief.memory.instances["Mug#2"]
+    assert manager().next_question(state(belief=belief, steps=step)) is None
+    knife = [PlannedSubgoal(Subgoal("PickupObject", "Knife"))]  # a search: not ambiguous
+    assert manager(not_found=False).next_question(state(belief=kitchen(), steps=knife)) is None
+
+
+def test_a_planner_reporting_ambiguity_gets_a_reference_question():
+    status = PlannerStatus(PlannerState.AMBIGUOUS, "Mug", ("Mug#1", "Mug#2"))
+    question = manager().next_question(state(status=status, belief=kitchen()))
+    assert (question.kind, question.candidates) == (QuestionKind.WHICH, ("Mug#1", "Mug#2"))
+    assert len(question.places) == 2
+
+
+def test_not_found_asks_where_after_the_exploration_budget_then_which_way(parser):
+    search = [PlannedSubgoal(Subgoal("PickupObject", "Knife"))]
+    searching = PlannerStatus(PlannerState.SEARCHING, "Knife")
+    m = manager(explore_budget=10)
+    for step in range(10):
+        assert m.next_question(state(status=searching, steps=search, step=step)) is None
+    where = m.next_question(state(status=searching, steps=search, step=10))
+    assert where == Question(QuestionKind.WHERE, "Knife")
+    assert said(where, parser).intents[0].question == QuestionKind.WHERE
+    # answered; still not found: another budget, then the Follower-relative question
+    assert m.next_question(state(status=searching, steps=search, step=19, heard=1)) is None
+    way = m.next_question(state(status=searching, steps=search, step=20, heard=1))
+    assert way == Question(QuestionKind.DIRECTION, "Knife")
+    assert said(way, parser).intents[0].question == QuestionKind.DIRECTION
+    assert manager(not_found=False).next_question(state(status=searching, steps=search, step=50)) is None
+    assert manager().next_question(state(status=ACTING, steps=[PlannedSubgoal(PICKUP, "Mug#1")], step=50)) is None
+
+
+def test_idle_reports_the_finished_step_and_asks_what_next(parser):
+    rinse = Subgoal("CleanObject", "Mug", "SinkBasin")
+    idle = PlannerStatus(PlannerState.IDLE, reason="the goal holds")
+    question = manager().next_question(state(status=idle, finished=[PICKUP, rinse]))
+    assert question == Question(QuestionKind.NEXT, report=rinse)
+    utterance = said(question, parser)
+    assert utterance.text.startswith("I ") and [i.act for i in utterance.intents] == [Act.REPORT, Act.QUESTION]
+    assert utterance.intents[0].subgoals == (rinse,) and utterance.intents[0].answer == "yes"
+    assert manager().next_question(state(status=idle)) == Question(QuestionKind.NEXT)
+    assert manager(idle=False).next_question(state(status=idle, finished=[rinse])) is None
+
+
+def test_one_question_at_a_time_and_never_the_same_without_new_information():
+    m = manager()
+    assert m.next_question(state(goal=Goal())) == Question(QuestionKind.NEXT)
+    assert m.next_question(state(goal=Goal(), since=False)) is None  # unanswered: wait
+    assert m.next_question(state(goal=Goal(), since=True, heard=0)) is None  # nothing new was said
+    assert m.next_question(state(goal=Goal(), since=True, heard=1)) == Question(QuestionKind.NEXT)
+
+
+def test_the_question_budget_holds():
+    m = manager(max_questions=3)
+    asked = 0
+    for heard in range(10):
+        if m.next_question(state(goal=Goal(), heard=heard, asked=asked)) is not None:
+            asked += 1
+    assert asked == 3
+    assert manager(max_questions=0).next_question(state(goal=Goal())) is None
+
+
+def test_always_first_asks_where_every_searched_object_is_before_searching():
+    steps = [PlannedSubgoal(Subgoal("PickupObject", "Knife")), PlannedSubgoal(Subgoal("SliceObject", "Tomato")),
+             PlannedSubgoal(Subgoal("PutObject", "Knife", "CounterTop"), "Knife#1")]
+    searching = PlannerStatus(PlannerState.SEARCHING, "Knife")
+    m = manager(AlwaysFirstDialogueManager)
+    assert m.next_question(state(status=searching, steps=steps)) == Question(QuestionKind.WHERE, "Knife")
+    assert m.next_question(state(status=searching, steps=steps, heard=1)) == Question(QuestionKind.WHERE, "Tomato")
+    assert m.next_question(state(status=searching, steps=steps, heard=2, step=9)) is None  # each asked once
+    assert m.next_question(state(status=searching, steps=steps, heard=2, step=10)).kind == QuestionKind.DIRECTION
+    assert manager().next_question(state(status=searching, steps=steps)) is None  # rules: searches first
+
+
+def test_never_asks_nothing():
+    m = SilentDialogueManager()
+    m.reset(CONTEXT)
+    assert m.next_question(state(goal=Goal())) is None
+    assert m.next_question(state(status=PlannerStatus(PlannerState.IDLE))) is None
+
+
+def test_params_come_from_the_config_and_are_validated():
+    built = build_module("dialogue_manager", ModuleConfig("rules", {"explore_budget": 4, "stuck": False}))
+    assert (built.params.explore_budget, built.params.stuck, built.params.idle) == (4, False, True)
+    assert isinstance(build_module("dialogue_manager", ModuleConfig("always-first")), AlwaysFirstDialogueManager)
+    with pytest.raises(ConfigError, match="explore_budget"):
+        build_module("dialogue_manager", ModuleConfig("rules", {"explore_budget": -1}))
+    with pytest.raises(ConfigError, match="max_question"):
+        build_module("dialogue_manager", ModuleConfig("rules", {"max_question": 3}))
+
+
+def test_reference_answers_pick_a_candidate_only_when_they_single_one_out(parser):
+    from agent.followers.intents import IntentReader
+    from dialogue.reference import select
+
+    belief = kitchen()  # Mug#1 dirty in the sink (front left), Mug#2 clean on the counter (front right)
+    belief.memory.add("Mug", (1.6, 0.95, 0.2), container="CounterTop#1")  # Mug#3: on the counter, to the right
+    mugs = ("Mug#1", "Mug#2", "Mug#3")
+    reader = IntentReader(parser)
+    cases = {"The dirty one.": "Mug#1", "The mug is in the sink.": "Mug#1",
+             "The mug is on the counter to your right.": "Mug#3", "The one on the right.": "Mug#3",
+             "The mug is on the counter.": None, "Yes.": None}
+    for text, expected in cases.items():
+        reader.read([text], TASK)
+        assert select(mugs, reader.answers, belief) == expected, text
+    question = Question(QuestionKind.WHICH, "Mug", mugs[:2])
+    goal, _ = reader.read(["The dirty one."], TASK)
+    assert reader.answered(question, goal, belief).preferred == (("Mug", "Mug#1"),)
+    goal, _ = reader.read(["Hello!"], TASK)
+    assert reader.answered(question, goal, belief) == TASK
