@@ -8,6 +8,8 @@ from ground truth (the Commander is an oracle):
   knife in the drawer to your right.");
 - which X: the instance the task needs, by a distinguishing attribute ("The dirty one.",
   "The empty one."), else by where it is, else by its side ("The one on the left.");
+- which way is X: where it is relative to the Follower ("The fridge is to your left.");
+- can you help me (with X): where X is, if the next step does not say it, and the next step;
 - what next (and questions the parser cannot place): the next step with location hints;
 - anything else / are we done: yes or no from Progress Check (``teach-subgoal`` adds the
   next step to a no);
@@ -102,6 +104,10 @@ class Answerer:
             return self.where(target) or self.say_next()
         if kind == QuestionKind.WHICH and target:
             return self.which(target) or self.say_next()
+        if kind == QuestionKind.DIRECTION and target:
+            return self.direction(target) or self.say_next()
+        if kind == QuestionKind.HELP:
+            return self.help(question.target)
         if kind == QuestionKind.DONE:
             return self.done()
         if kind == QuestionKind.CONFIRM:
@@ -165,6 +171,24 @@ class Answerer:
                   if o.object_type == kind and o.object_id != object_id and world.holder(o.object_id) is None]
         return sorted(others, key=lambda i: (math.hypot(world.objects[i].position[0] - agent.x,
                                                         world.objects[i].position[2] - agent.z), i))
+
+    def direction(self, target: str) -> Utterance | None:
+        """"Which way is the fridge?": where it is relative to the Follower."""
+        object_id = self.needed(target)
+        if object_id is None:
+            return None
+        self.last_target = self.world.objects[object_id].object_type
+        hint = describe(self.world, object_id, "you")
+        return self.gen.location(hint) if hint is not None else say_where(self.gen, self.world, object_id)
+
+    def help(self, target: str | None) -> Utterance | None:
+        """"Can you help me with the fridge?": the next step, after where the object is when
+        the step's own hints do not say it."""
+        step = self.next_step()
+        named = {h for sg in step.subgoals for h in (sg.object, sg.receptacle) if h} if step else set()
+        where = self.where(target) if target and not any(_matches(n, target) for n in named) else None
+        parts = [u for u in (where, self.say(step) if step else None) if u is not None]
+        return join(parts) if parts else None
 
     def which(self, target: str) -> Utterance | None:
         """"Which mug?": the needed one by what sets it apart from the others of its kind

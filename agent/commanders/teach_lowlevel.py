@@ -8,9 +8,9 @@ next interaction, as action tokens:
 "Forward Forward TurnRight LookDown Pickup Mug at 0.57 0.25". It declares the task done
 when Progress Check says so. Unlike TEACh's, its skills cover all 12 task types.
 
-Questions about where or which object, and whether the task is done, get natural-language
-answers (``answers.py``, shared by every Commander); every other question ("What should I
-do next?") gets the next piece of the plan, as before.
+Questions about where or which object, which way it is, and whether the task is done, get
+natural-language answers (``answers.py``, shared by every Commander); every other question
+("What should I do next?", "Can you help me?") gets the next piece of the plan, as before.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from simulator.tasks import progress_check
 # simulator action name -> the token the action-executor reads for it
 TOKENS = {action: token for token, action in MOTIONS.items()}
 CANNOT_HELP = "I am not sure how to do that part."
-ANSWERED = (QuestionKind.WHERE, QuestionKind.WHICH, QuestionKind.DONE)
+ANSWERED = (QuestionKind.WHERE, QuestionKind.WHICH, QuestionKind.DIRECTION, QuestionKind.DONE)
 
 
 def tokens_for(actions: list[tuple[str, dict]]) -> str:
