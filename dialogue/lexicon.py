@@ -231,6 +231,11 @@ def object_types() -> list[str]:
     return sorted(_OBJECTS)
 
 
+def speakable(type_: str | None) -> bool:
+    """Has the type (or, for a slice, its whole object) words in the lexicon?"""
+    return type_ is not None and type_.removesuffix("Sliced") in _OBJECTS
+
+
 @lru_cache(maxsize=1)
 def known_words() -> frozenset[str]:
     """Words the parser understands or deliberately ignores (not candidates for correction)."""

@@ -5,9 +5,11 @@ Follower should speak instead, and what to ask.
 
 - idle, no goal: "What should I do next?";
 - stuck: the same subgoal has failed ``stuck_failures`` times in a row: it says what failed
-  and asks for help ("I could not open the fridge. Can you help me with the fridge?");
-- ambiguity: the next step's object matches several instances in memory (or the planner
-  reports AMBIGUOUS) and the Commander has not picked one: a reference question naming up
+  and asks for help ("I could not open the fridge. Can you help me with the fridge?"); or
+  the planner is FAILING with no plan at all: "Can you help me?";
+- ambiguity: the next step picks up, puts, cleans, heats, cools, slices, fills or pours an
+  object that matches several instances in memory (or the planner reports AMBIGUOUS) and
+  the Commander has not picked one: a reference question naming up
   to ``max_candidates`` candidates by where they are ("Which mug, the one in the sink or
   the one on the counter?"); the answer picks the instance (``Goal.preferred``);
 - not found: the planner has searched for the next step's object for ``explore_budget``
@@ -36,7 +38,13 @@ from contracts.language import QuestionKind
 from contracts.observation import ModuleContext
 from contracts.planning import PlannerState
 from contracts.registry import dialogue_manager
+from dialogue import lexicon as lx
 from dialogue.reference import describe_candidates
+
+# Steps that move or change their object: which instance matters. (Any stove burner, cabinet
+# or faucet does for toggling, opening or going to one: no reference question about those.)
+HANDLED = ("PickupObject", "PutObject", "CleanObject", "HeatObject", "CoolObject", "SliceObject", "FillObject",
+           "PourObject")
 
 
 def _at_least(default: int, low: int) -> int:
@@ -82,6 +90,8 @@ class RuleDialogueManager(DialogueManager):
             return None
         for trigger in (self._no_goal, self._stuck, self._ambiguity, self._not_found, self._idle):
             question = trigger(state)
+            if question is not None and question.target is not None and not lx.speakable(question.target):
+                continue  # no words for it: the Commander could not understand the question
             if question is not None and self._new(question, state):
                 self._asked(question, state)
                 return question
@@ -104,7 +114,11 @@ class RuleDialogueManager(DialogueManager):
 
     def _stuck(self, state: DialogueState) -> Question | None:
         failure = state.failure
-        if not self.params.stuck or failure is None:
+        if not self.params.stuck:
+            return None
+        if failure is None:  # the planner finds no plan at all: ask for help at once
+            if state.status.state == PlannerState.FAILING and not state.steps:
+                return Question(QuestionKind.HELP, state.status.target)
             return None
         subgoal = failure.step.subgoal
         if failure.failures < self.params.stuck_failures * (self.helped.get(subgoal, 0) + 1):
@@ -121,7 +135,7 @@ class RuleDialogueManager(DialogueManager):
             return None
         kind, key = state.steps[0].subgoal.object, state.steps[0].object_key
         belief = state.belief
-        if kind is None or kind.endswith("Sliced") or _every_instance_counts(state, kind):
+        if state.steps[0].subgoal.action not in HANDLED or kind is None or kind.endswith("Sliced") or _every_instance_counts(state, kind):
             return None
         if state.goal.preferred_key(kind) in belief.memory.instances:
             return None

@@ -3,7 +3,7 @@ mean against the Follower's Belief.
 
 ``where_is(belief, key)`` names where a memory instance is as a ``LocationHint``: in/on its
 believed container ("the one in the sink"), else near the nearest other instance within
-``NEAR`` metres ("the one near the fridge"), plus the side of the Follower it is on when
+``NEAR`` metres (only types the lexicon has words for) ("the one near the fridge"), plus the side of the Follower it is on when
 that sets it apart ("the one on the counter to your left"). ``select(candidates, answers,
 belief)`` picks the candidate that the Commander's answer to "Which X?" points at: by an
 attribute it states ("The dirty one.": the instance's known states), by the side of the
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from contracts.belief import Belief, ObjectInstance
 from contracts.language import Intent, LocationHint
+from dialogue import lexicon as lx
 from dialogue.generation import preposition
 
 NEAR = 1.0  # metres: "near the X" only for an instance this close to the candidate
@@ -50,10 +51,10 @@ def _place(belief: Belief, instance: ObjectInstance) -> tuple[str, str | None]:
     """(relation, place type): its believed container, else the nearest instance nearby."""
     memory = belief.memory
     container = memory.instances.get(instance.container or "")
-    if container is not None:
+    if container is not None and lx.speakable(container.object_type):
         return preposition(container.object_type), container.object_type
-    others = [i for i in memory.instances.values()
-              if i.key != instance.key and i.object_type != instance.object_type and i.key != memory.held]
+    others = [i for i in memory.instances.values() if i.key != instance.key and i.object_type != instance.object_type
+              and i.key != memory.held and lx.speakable(i.object_type)]
     near = [(d, i.key, i) for i in others if (d := _distance(i, instance)) <= NEAR]
     if near:
         return "near", min(near)[2].object_type

@@ -83,6 +83,16 @@ def test_stuck_fires_after_repeated_failures_and_says_what_failed(parser):
     assert manager(stuck=False).next_question(state(status=failing, failure=twice, steps=[step])) is None
 
 
+def test_a_planner_without_any_plan_asks_for_help_at_once():
+    no_plan = PlannerStatus(PlannerState.FAILING, None, reason="no plan reaches the goal")
+    m = manager()
+    assert m.next_question(state(status=no_plan)) == Question(QuestionKind.HELP)
+    assert m.next_question(state(status=no_plan)) is None  # nothing new said since
+    assert m.next_question(state(status=no_plan, heard=1)) == Question(QuestionKind.HELP)
+    assert manager(stuck=False).next_question(state(status=no_plan)) is None
+    assert manager().next_question(state(status=no_plan, steps=[PlannedSubgoal(PICKUP, "Mug#1")])) is None
+
+
 def test_ambiguity_names_the_candidates_by_where_they_are(parser):
     belief = kitchen()
     step = PlannedSubgoal(PICKUP, "Mug#2")
@@ -104,6 +114,16 @@ def test_ambiguity_does_not_fire_without_several_candidates_or_once_one_is_picke
     assert manager().next_question(state(belief=belief, steps=step)) is None
     knife = [PlannedSubgoal(Subgoal("PickupObject", "Knife"))]  # a search: not ambiguous
     assert manager(not_found=False).next_question(state(belief=kitchen(), steps=knife)) is None
+    two_sinks = kitchen()
+    two_sinks.memory.add("SinkBasin", (2.0, 0.9, 2.0))
+    faucet_on = [PlannedSubgoal(Subgoal("GotoLocation", "SinkBasin"), "SinkBasin#1")]  # any sink will do
+    assert manager().next_question(state(belief=two_sinks, steps=faucet_on)) is None
+
+
+def test_nothing_is_asked_about_a_type_without_words():
+    knob = PlannerStatus(PlannerState.SEARCHING, "StoveKnob")
+    steps = [PlannedSubgoal(Subgoal("ToggleObjectOn", "StoveKnob"))]
+    assert manager(explore_budget=0).next_question(state(status=knob, steps=steps, step=5)) is None
 
 
 def test_a_planner_reporting_ambiguity_gets_a_reference_question():
