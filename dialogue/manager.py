@@ -20,7 +20,8 @@ Follower should speak instead, and what to ask.
 
 It asks at most ``max_questions`` questions per episode, one at a time (nothing more until
 the Commander has spoken since the last one), and never the same question twice without
-new information (the Commander has said something since it was last asked).
+new information (since it was last asked, the Commander has said something and the Follower
+has acted).
 ``always-first`` is ``rules`` that asks where every object it would have to search for is
 before searching (every search step of the plan, at once); ``never`` never asks (the
 ablation baseline).
@@ -77,7 +78,7 @@ class RuleDialogueManager(DialogueManager):
 
     def reset(self, context: ModuleContext) -> None:
         super().reset(context)
-        self.asked: dict[Question, int] = {}  # question -> Commander utterances heard when last asked
+        self.asked: dict[Question, tuple[int, int]] = {}  # question -> (utterances heard, step) when last asked
         self.helped: dict[object, int] = {}  # failing subgoal -> help questions asked about it
         self.search: tuple[str, int] | None = None  # (object type, step its search (re)started)
 
@@ -98,11 +99,15 @@ class RuleDialogueManager(DialogueManager):
         return None
 
     def _new(self, question: Question, state: DialogueState) -> bool:
-        """Not asked before, or the Commander has said something since it was."""
-        return question not in self.asked or state.heard > self.asked[question]
+        """Not asked before, or since it was the Commander has said something and the
+        Follower has acted (on it): an answer it could not act on is not asked for again."""
+        if question not in self.asked:
+            return True
+        heard, step = self.asked[question]
+        return state.heard > heard and state.step > step
 
     def _asked(self, question: Question, state: DialogueState) -> None:
-        self.asked[question] = state.heard
+        self.asked[question] = (state.heard, state.step)
         if question.kind in (QuestionKind.WHERE, QuestionKind.DIRECTION) and self.search is not None:
             self.search = (self.search[0], state.step)  # another budget before asking about it again
         if question.kind == QuestionKind.HELP and question.report is not None:

@@ -79,7 +79,7 @@ def test_stuck_fires_after_repeated_failures_and_says_what_failed(parser):
     third = SkillFailure(step, "Pickup failed", 3)
     assert m.next_question(state(status=failing, failure=third, steps=[step], heard=1)) is None
     fourth = SkillFailure(step, "Pickup failed", 4)
-    assert m.next_question(state(status=failing, failure=fourth, steps=[step], heard=1)) == question
+    assert m.next_question(state(status=failing, failure=fourth, steps=[step], heard=1, step=3)) == question
     assert manager(stuck=False).next_question(state(status=failing, failure=twice, steps=[step])) is None
 
 
@@ -88,7 +88,8 @@ def test_a_planner_without_any_plan_asks_for_help_at_once():
     m = manager()
     assert m.next_question(state(status=no_plan)) == Question(QuestionKind.HELP)
     assert m.next_question(state(status=no_plan)) is None  # nothing new said since
-    assert m.next_question(state(status=no_plan, heard=1)) == Question(QuestionKind.HELP)
+    assert m.next_question(state(status=no_plan, heard=1)) is None  # the answer did not let it act
+    assert m.next_question(state(status=no_plan, heard=1, step=4)) == Question(QuestionKind.HELP)
     assert manager(stuck=False).next_question(state(status=no_plan)) is None
     assert manager().next_question(state(status=no_plan, steps=[PlannedSubgoal(PICKUP, "Mug#1")])) is None
 
@@ -167,15 +168,16 @@ def test_one_question_at_a_time_and_never_the_same_without_new_information():
     m = manager()
     assert m.next_question(state(goal=Goal())) == Question(QuestionKind.NEXT)
     assert m.next_question(state(goal=Goal(), since=False)) is None  # unanswered: wait
-    assert m.next_question(state(goal=Goal(), since=True, heard=0)) is None  # nothing new was said
-    assert m.next_question(state(goal=Goal(), since=True, heard=1)) == Question(QuestionKind.NEXT)
+    assert m.next_question(state(goal=Goal(), since=True, heard=0, step=1)) is None  # nothing new was said
+    assert m.next_question(state(goal=Goal(), since=True, heard=1)) is None  # an answer it did not act on
+    assert m.next_question(state(goal=Goal(), since=True, heard=1, step=1)) == Question(QuestionKind.NEXT)
 
 
 def test_the_question_budget_holds():
     m = manager(max_questions=3)
     asked = 0
     for heard in range(10):
-        if m.next_question(state(goal=Goal(), heard=heard, asked=asked)) is not None:
+        if m.next_question(state(goal=Goal(), heard=heard, asked=asked, step=heard)) is not None:
             asked += 1
     assert asked == 3
     assert manager(max_questions=0).next_question(state(goal=Goal())) is None
