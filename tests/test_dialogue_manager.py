@@ -231,3 +231,63 @@ def test_reference_answers_pick_a_candidate_only_when_they_single_one_out(parser
     assert reader.answered(question, goal, belief).preferred == (("Mug", "Mug#1"),)
     goal, _ = reader.read(["Hello!"], TASK)
     assert reader.answered(question, goal, belief) == TASK
+
+
+def test_in_the_follower_loop_a_reference_answer_picks_the_instance_the_planner_then_gets(parser):
+    from agent.followers.modular import ModularFollower
+    from contracts.language import Parser
+    from contracts.mapping import Mapper
+    from contracts.observation import FollowerBriefing, Observation, Utterance
+    from contracts.perception import Perception
+    from contracts.planning import LowLevelAction, Plan, Planner, Skill, SkillStep
+
+    class Kitchen(Mapper):
+        def update(self, observation, detections, outcome=None, hints=()):
+            return kitchen()
+
+        def navigator(self):
+            return None
+
+    class NoPerception(Perception):
+        def detect(self, observation):
+            return []
+
+    class Pickup(Skill):
+        def step(self, observation, belief, detections):
+            return SkillStep.act(LowLevelAction("Pickup", {"x": 0.5, "y": 0.5}))
+
+    class MugPlanner(Planner):
+        def __init__(self):
+            self.goals = []
+
+        def plan(self, goal, belief, failure=None):
+            self.goals.append(goal)
+            key = goal.preferred_key("Mug") or "Mug#2"
+            return Plan((PlannedSubgoal(PICKUP, key),), ACTING)
+
+        def skill(self, step, belief, navigator):
+            return Pickup()
+
+    class Rules(Parser):  # the rules parser, with the task statement as the goal
+        def parse(self, utterance, context=None):
+            return parser.parse(utterance, context)
+
+        def parse_goals(self, items):
+            return [TaskSpec(teach_task="Coffee") for _ in items]
+
+        def parse_step(self, instruction):
+            return []
+
+    planner = MugPlanner()
+    f = ModularFollower({"parser": Rules(), "perception": NoPerception(), "mapper": Kitchen(), "planner": planner,
+                         "dialogue_manager": manager()})
+    f.reset(FollowerBriefing("tatc", "Make coffee."), CONTEXT)
+
+    def observe(last=None, heard=()):
+        return Observation(1, Pose(0, 0, 0, 0), False, last, True, "", [Utterance(0, t, 0) for t in heard])
+
+    asked = f.act(observe())
+    assert asked.action == "Text" and asked.utterance.startswith("Which mug")
+    acted = f.act(observe("Text", ["The dirty one."]))
+    assert acted.action == "Pickup" and f.goal.preferred == (("Mug", "Mug#1"),)
+    assert planner.goals[-1].preferred_key("Mug") == "Mug#1"
