@@ -1,3 +1,3 @@
 """Imports the built-in planners so that they register."""
 
-from planner import oracle_planner  # noqa: F401
+from planner import oracle_planner, pddl_planner, templates  # noqa: F401

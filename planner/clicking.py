@@ -1,0 +1,78 @@
+"""Where to click: the detection that is the believed instance, and a pixel inside its mask.
+
+The instance's centre is projected into the current frame (odometry pose, camera
+intrinsics); of the detections of its type, the one whose mask holds that pixel (else the
+nearest to it) is the target. The click is the mask pixel nearest the mask's centroid
+that no smaller detection covers (a click resolves to the smallest thing under it, so the
+spoon lying on the counter would take a click meant for the counter).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from contracts.belief import ObjectInstance
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes
+from contracts.perception import Detection
+from planner import knowledge
+
+
+def project(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> tuple[float, float] | None:
+    """Pixel (col, row) of an odometry point, None when it is behind the camera."""
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    d = np.array(point, dtype=float) - np.array([pose.x, camera.camera_height, pose.z])
+    depth = float(d @ forward)
+    if depth <= 1e-3:
+        return None
+    return (camera.width / 2 + float(d @ right) / depth * camera.focal,
+            camera.height / 2 - float(d @ up) / depth * camera.focal)
+
+
+def same_kind(detected: str, believed: str) -> bool:
+    return detected == believed or knowledge.ALIASES.get(detected) == believed
+
+
+def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pose,
+                camera: CameraIntrinsics) -> Detection | None:
+    """The detection that is ``instance`` (None when none of its type is in view)."""
+    mine = [d for d in detections if same_kind(d.object_type, instance.object_type)]
+    if not mine:
+        return None
+    pixel = project(instance.position, pose, camera)
+    if pixel is None or len(mine) == 1:
+        return mine[0] if pixel is not None or len(mine) == 1 else None
+    col, row = pixel
+
+    def miss(d: Detection) -> float:
+        r, c = int(row), int(col)
+        if 0 <= r < d.mask.shape[0] and 0 <= c < d.mask.shape[1] and d.mask[r, c]:
+            return -1.0 / max(d.pixels, 1)  # holds the pixel: the smallest such mask first
+        x0, y0, x1, y1 = d.box
+        return float(np.hypot(max(x0 - col, 0, col - x1), max(y0 - row, 0, row - y1)))
+
+    return min(mine, key=miss)
+
+
+def click_point(target: Detection, detections: list[Detection], avoid: tuple[tuple[float, float], ...] = (),
+                prefer: tuple[float, float] | None = None) -> tuple[float, float]:
+    """Relative (x, y) of a pixel of ``target``'s mask that no smaller detection covers and
+    that is not one of the points in ``avoid`` (clicks that failed): ``prefer`` (the
+    projected centre of the believed instance: a ray through it meets the object) if it is
+    such a pixel, else the one nearest the centroid of such pixels."""
+    free = target.mask.copy()
+    for other in detections:
+        if other is not target and other.pixels < target.pixels:
+            free &= ~other.mask
+    h, w = target.mask.shape
+    for x, y in avoid:
+        r, c = int(y * h), int(x * w)
+        free[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
+    if not free.any():
+        free = target.mask
+    if prefer is not None:
+        c, r = int(prefer[0]), int(prefer[1])
+        if 0 <= r < h and 0 <= c < w and free[r, c]:
+            return (c + 0.5) / w, (r + 0.5) / h
+    rows, cols = np.nonzero(free)
+    k = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
+    return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h

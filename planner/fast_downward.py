@@ -1,0 +1,119 @@
+"""Solving PDDL with Fast Downward (the ``up-fast-downward`` wheel's compiled ``downward``
+search and the ``fast-downward.translate`` package).
+
+The translator runs in this process (parsing, normalising, grounding to SAS+: most of the
+time on small household problems, and starting a Python interpreter per plan would cost
+more than the search); the SAS+ task goes to the ``downward`` binary on stdin and the plan
+comes back on stdout. Search: lazy greedy best-first with the FF heuristic and preferred
+operators (supports the domain's conditional effects and derived predicates).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import os
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from contracts.errors import NesyError
+
+SEARCH = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
+TIMEOUT = 20.0  # seconds for one search
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A plan (ground actions as tuples of lower-case names) or why there is none."""
+
+    actions: tuple[tuple[str, ...], ...] | None
+    reason: str = ""
+    translate_ms: float = 0.0
+    search_ms: float = 0.0
+
+    @property
+    def solved(self) -> bool:
+        return self.actions is not None
+
+    @property
+    def total_ms(self) -> float:
+        return self.translate_ms + self.search_ms
+
+
+@lru_cache(maxsize=1)
+def downward_binary() -> Path:
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        raise NesyError("the PDDL planner needs the up-fast-downward package: pip install up-fast-downward")
+    binary = Path(list(spec.submodule_search_locations)[0]) / "downward" / "builds" / "release" / "bin" / "downward"
+    if not binary.exists():
+        raise NesyError(f"up-fast-downward is installed but has no search binary at {binary}")
+    return binary
+
+
+@lru_cache(maxsize=1)
+def _translator():
+    try:
+        from fast_downward.translate import main as translate_main
+        from fast_downward.translate import normalize, options
+        from fast_downward.translate.pddl_parser import lisp_parser, parsing_functions
+    except ImportError as error:  # pragma: no cover - a broken install
+        raise NesyError("the PDDL planner needs fast-downward.translate (installed with up-fast-downward)") from error
+    options.set_options(["domain.pddl", "problem.pddl"])
+    return lisp_parser, parsing_functions, normalize, translate_main
+
+
+def translate(domain: str, problem: str) -> str | None:
+    """The SAS+ task text of a PDDL domain and problem (None: proved unsolvable while
+    grounding)."""
+    lisp_parser, parsing_functions, normalize, translate_main = _translator()
+    with contextlib.redirect_stdout(io.StringIO()):
+        task = parsing_functions.parse_task(lisp_parser.parse_nested_list(domain.splitlines()),
+                                            lisp_parser.parse_nested_list(problem.splitlines()))
+        normalize.normalize(task)
+        sas = translate_main.pddl_to_sas(task)
+        out = io.StringIO()
+        sas.output(out)
+    text = out.getvalue()
+    unsolvable = "\nbegin_goal\n1\n" in text and len(sas.operators) == 0 and not _goal_true(sas)
+    return None if unsolvable else text
+
+
+def _goal_true(sas) -> bool:
+    return all(sas.init.values[var] == val for var, val in sas.goal.pairs)
+
+
+def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
+    """Translate in-process, search with ``downward``; the plan's actions in order."""
+    start = time.perf_counter()
+    try:
+        sas = translate(domain, problem)
+    except (SystemExit, Exception) as error:  # the translator exits on malformed input
+        raise NesyError(f"the PDDL translator rejected the problem: {error}") from error
+    translated = time.perf_counter()
+    translate_ms = (translated - start) * 1000
+    if sas is None:
+        return Solution(None, "no plan exists (unsolvable while grounding)", translate_ms)
+    with tempfile.TemporaryDirectory(prefix="nesy-fd-") as tmp:
+        plan_file = Path(tmp) / "plan"
+        try:
+            run = subprocess.run([str(downward_binary()), *SEARCH, "--internal-plan-file", str(plan_file)],
+                                 input=sas, capture_output=True, text=True, timeout=timeout, cwd=tmp,
+                                 env={**os.environ, "OMP_NUM_THREADS": "1"})
+        except subprocess.TimeoutExpired:
+            return Solution(None, f"no plan found within {timeout:g} s", translate_ms,
+                            (time.perf_counter() - translated) * 1000)
+        search_ms = (time.perf_counter() - translated) * 1000
+        if not plan_file.exists():
+            if "Search stopped without finding a solution" in run.stdout or run.returncode == 12:
+                return Solution(None, "no plan exists (the search space was exhausted)", translate_ms, search_ms)
+            tail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
+            raise NesyError(f"Fast Downward failed (exit {run.returncode}): {tail[0]}")
+        actions = tuple(tuple(line.strip()[1:-1].split()) for line in plan_file.read_text().splitlines()
+                        if line.startswith("("))
+    return Solution(actions, "", translate_ms, search_ms)

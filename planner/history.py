@@ -1,0 +1,149 @@
+"""What the Follower knows from its own actions, beyond what the Belief says.
+
+A camera does not show that a mug holds coffee rather than water, that a potato was boiled,
+or which of ALFRED's records (cleaned, heated, cooled) an object has: they follow from the
+actions the Follower took and where things were at the time. ``History.record`` applies
+AI2-THOR's appliance rules to each successful action against the Belief of that moment.
+It also remembers what failed: instances that were not where believed (left out of plans
+after ``MISSING_LIMIT`` misses), receptacles a put into failed although open (treated as
+full: cleared before the next put), and types a search did not find.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from contracts.belief import Belief, ObjectInstance
+from contracts.planning import LowLevelAction
+from planner import knowledge
+
+MISSING_LIMIT = 2
+ACTION_OPS = {
+    "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put", "Open": "open",
+    "OpenObject": "open", "Close": "close", "CloseObject": "close", "ToggleOn": "toggle_on",
+    "ToggleObjectOn": "toggle_on", "ToggleOff": "toggle_off", "ToggleObjectOff": "toggle_off",
+    "Slice": "slice", "SliceObject": "slice", "Pour": "pour",
+}
+
+
+@dataclass
+class History:
+    """Flags per memory key (``coffee``, ``boiled``, ``cleaned``, ``heated``, ``cooled``) and
+    what went wrong."""
+
+    flags: dict[str, set[str]] = field(default_factory=dict)
+    missing: Counter = field(default_factory=Counter)
+    full: set[str] = field(default_factory=set)
+    not_found: set[str] = field(default_factory=set)
+    misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
+    actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+
+    def has(self, key: str, flag: str) -> bool:
+        return flag in self.flags.get(key, ())
+
+    def _set(self, key: str, flag: str, on: bool = True) -> None:
+        if on:
+            self.flags.setdefault(key, set()).add(flag)
+        else:
+            self.flags.get(key, set()).discard(flag)
+
+    def gone(self, key: str) -> bool:
+        return self.missing[key] >= MISSING_LIMIT
+
+    def record(self, action: LowLevelAction, belief: Belief, hit_other: bool = False) -> None:
+        """A successful interaction ``action`` taken when the Belief was ``belief`` (on
+        another object than meant when ``hit_other``: only logged, its effects unknown)."""
+        op = ACTION_OPS.get(action.action)
+        if op is None:
+            return
+        if hit_other:
+            self.actions.append((op + "?", action.object_key, None))
+            return
+        target = action.receptacle_key if op in ("put", "pour") else action.object_key
+        self.actions.append((op, action.object_key, target))
+        self.missing.pop(target, None)
+        memory = belief.memory.instances
+        inst = memory.get(target) if target else None
+        if inst is None:
+            return
+        inside = [i for i in memory.values() if i.container == inst.key]
+        if op == "toggle_on":
+            self._switched_on(inst, inside, memory)
+        elif op == "close" and inst.object_type == "Fridge":
+            for item in inside:
+                self._set(item.key, "cooled")
+        elif op == "put" and action.object_key:
+            self._placed(action.object_key, inst, memory)
+            self.full.discard(inst.key)
+
+    def _switched_on(self, inst: ObjectInstance, inside: list[ObjectInstance],
+                     memory: dict[str, ObjectInstance]) -> None:
+        kind = inst.object_type
+        if kind == "Faucet":
+            for basin in fed_basins(inst, memory):
+                for item in (i for i in memory.values() if i.container == basin.key):
+                    self._set(item.key, "cleaned")
+                    self._set(item.key, "coffee", False)
+        elif kind == "Microwave" and not inst.states.get("is_open"):
+            for item in inside:
+                self._set(item.key, "heated")
+        elif kind == "CoffeeMachine":
+            for item in inside:
+                if knowledge.has(item.object_type, "fillable"):
+                    self._set(item.key, "coffee")
+        elif kind in ("StoveBurner", "StoveKnob"):
+            burners = [inst] if kind == "StoveBurner" else [b for b in memory.values() if b.object_type == "StoveBurner"]
+            for burner in burners:
+                for vessel in (i for i in memory.values() if i.container == burner.key):
+                    self._boil_in(vessel, memory)
+
+    def _placed(self, key: str, receptacle: ObjectInstance, memory: dict[str, ObjectInstance]) -> None:
+        item = memory.get(key)
+        kind = receptacle.object_type
+        if kind == "CoffeeMachine" and receptacle.states.get("is_toggled") and item is not None \
+                and knowledge.has(item.object_type, "fillable"):
+            self._set(key, "coffee")
+        elif kind in knowledge.BASINS and any(f.states.get("is_toggled") for f in feeding_faucets(receptacle, memory)):
+            self._set(key, "coffee", False)
+        elif kind == "StoveBurner" and receptacle.states.get("is_toggled") and item is not None:
+            self._boil_in(item, memory, extra=())
+        elif kind == "Pot" and receptacle.container in memory and item is not None:
+            burner = memory[receptacle.container]
+            if burner.object_type == "StoveBurner" and burner.states.get("is_toggled"):
+                self._boil_in(receptacle, memory, extra=(item,))
+
+    def _boil_in(self, vessel: ObjectInstance, memory: dict[str, ObjectInstance],
+                 extra: tuple[ObjectInstance, ...] = ()) -> None:
+        if vessel.object_type != "Pot" or not vessel.states.get("is_filled"):
+            return
+        for item in [*(i for i in memory.values() if i.container == vessel.key), *extra]:
+            if item.object_type.startswith("Potato"):
+                self._set(item.key, "boiled")
+
+    def failed(self, op: str, key: str | None, reason: str) -> None:
+        """A skill gave up on ``key`` (the interaction target) for ``reason``."""
+        if key is None:
+            return
+        lowered = reason.lower()
+        if "another object" in lowered:
+            return  # a click on a neighbour: the skill counted it, the Belief shows what changed
+        if "not where" in lowered or "not visible" in lowered or "not in memory" in lowered or "unreachable" in lowered:
+            self.missing[key] += 1
+        elif op == "put" and ("full" in lowered or "no room" in lowered or "cannot place" in lowered):
+            self.full.add(key)
+
+
+def fed_basins(faucet: ObjectInstance, memory: dict[str, ObjectInstance]) -> list[ObjectInstance]:
+    """The basin a faucet feeds: the nearest one (AI2-THOR's faucets sit over their sinks)."""
+    basins = [i for i in memory.values() if i.object_type in knowledge.BASINS]
+    return sorted(basins, key=lambda b: _dist(b, faucet))[:1]
+
+
+def feeding_faucets(basin: ObjectInstance, memory: dict[str, ObjectInstance]) -> list[ObjectInstance]:
+    faucets = [i for i in memory.values() if i.object_type == "Faucet"]
+    return [f for f in faucets if basin in fed_basins(f, memory)]
+
+
+def _dist(a: ObjectInstance, b: ObjectInstance) -> float:
+    return ((a.position[0] - b.position[0]) ** 2 + (a.position[2] - b.position[2]) ** 2) ** 0.5

@@ -1,0 +1,185 @@
+"""``pddl``: subgoals from a PDDL plan (Fast Downward) over the symbolic state, executed by
+skills with recovery, replanned when an action fails or the Belief changes.
+
+Each ``plan`` call builds the symbolic state (Belief + the Follower's history), binds the
+goal (``planner.goals``), writes the problem (``planner.problem``) and solves it with the
+domain (``planner.domain``). The plan's interactions become subgoals bound to memory keys
+(walking is the skills' job, so ``goto`` steps vanish, except a last one); a ``search``
+becomes a search subgoal (status SEARCHING: the dialogue manager may ask where it is). The
+plan is kept while its steps succeed; it is solved again (``replan: true``) when a skill
+fails, when a step's object is a placeholder that now exists (pieces after slicing, a
+found object) or is no longer in memory, and when the plan runs out (an empty plan means
+the goal holds). With ``replan: false`` the first plan is followed step by step (a failed
+step is retried) and solved again only when it runs out or must bind a placeholder.
+An impossible goal ends as status FAILING with the reason and the missing object type.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from contracts.belief import Belief
+from contracts.errors import NesyError
+from contracts.language import Subgoal
+from contracts.navigation import Navigator
+from contracts.observation import ModuleContext
+from contracts.planning import (
+    Goal,
+    Plan,
+    PlannedSubgoal,
+    Planner,
+    PlannerState,
+    PlannerStatus,
+    Skill,
+    SkillFailure,
+)
+from contracts.registry import planner
+from planner.domain import DOMAIN, SUBGOAL_OF
+from planner.fast_downward import Solution, solve
+from planner.goals import GoalError, compile_goal
+from planner.history import ACTION_OPS, History
+from planner.problem import Problem, build_problem
+from planner.skills import ACTIONS, GotoSkill, InteractSkill, SearchSkill
+from planner.symbolic import SymbolicState, symbolic_state
+
+
+@dataclass
+class SolveRecord:
+    """One call of the PDDL planner (for ``nesy bench planner``)."""
+
+    ms: float
+    objects: int
+    steps: int
+    solved: bool
+
+
+class SubgoalPlanner(Planner):
+    """Shared bookkeeping of the planners that hand out steps to skills: which step was
+    handed out, whether it succeeded, the skills, the history."""
+
+    @dataclass
+    class Params:
+        replan: bool = True  # solve again on failures and Belief changes (false: follow the first plan)
+        max_failures: int = 4  # consecutive failures of one subgoal before the planner reports FAILING
+
+    def __init__(self, params: Params | None = None) -> None:
+        self.params = params or self.Params()
+        if self.params.max_failures < 1:
+            raise ValueError(f"max_failures must be at least 1, got {self.params.max_failures}")
+        self.records: list[SolveRecord] = []
+
+    def reset(self, context: ModuleContext) -> None:
+        super().reset(context)
+        self.history = History()
+        self.steps: list[PlannedSubgoal] = []
+        self.issued: PlannedSubgoal | None = None
+        self.goal: Goal | None = None
+        self.subgoal_index = 0
+
+    def _settle(self, goal: Goal, failure: SkillFailure | None) -> bool:
+        """Account for the step handed out last; True if the remaining plan still stands."""
+        if goal != self.goal:
+            self.goal, self.steps, self.issued = goal, [], None
+            self.subgoal_index = min(self.subgoal_index, len(goal.subgoals))
+            return False
+        issued, self.issued = self.issued, None
+        if issued is None:
+            return bool(self.steps)
+        if failure is not None and failure.step == issued:
+            op = ACTION_OPS.get(ACTIONS.get(issued.subgoal.action, ""), "")
+            target = issued.receptacle_key if op in ("put", "pour") else issued.object_key
+            self.history.failed(op, target, failure.reason)
+            return False
+        if self.steps and self.steps[0] == issued:
+            self.steps.pop(0)
+        return True
+
+    def skill(self, step: PlannedSubgoal, belief: Belief, navigator: Navigator) -> Skill:
+        self.issued = step
+        if step.search:
+            return SearchSkill(step.subgoal.object or "", navigator, self.context.camera, self.history)
+        if step.subgoal.action == "GotoLocation":
+            return GotoSkill(step.object_key or "", navigator)
+        if step.subgoal.action not in ACTIONS:
+            raise NesyError(f"no skill for subgoal action {step.subgoal.action!r}")
+        return InteractSkill(step, navigator, self.context.camera, self.history)
+
+    def _status(self, steps: list[PlannedSubgoal], failure: SkillFailure | None) -> PlannerStatus:
+        if failure is not None and failure.failures >= self.params.max_failures:
+            return PlannerStatus(PlannerState.FAILING, failure.step.subgoal.object, reason=failure.reason,
+                                 failures=failure.failures)
+        first = steps[0]
+        if first.search:
+            return PlannerStatus(PlannerState.SEARCHING, first.subgoal.object)
+        return PlannerStatus(PlannerState.ACTING, first.subgoal.object,
+                             failures=failure.failures if failure is not None else 0)
+
+
+@planner.register("pddl")
+class PddlPlanner(SubgoalPlanner):
+    def plan(self, goal: Goal, belief: Belief, failure: SkillFailure | None = None) -> Plan:
+        stands = self._settle(goal, failure)
+        if failure is not None and not self.params.replan and self.issued is None and self.steps \
+                and failure.step == self.steps[0] and failure.failures < self.params.max_failures:
+            return Plan(tuple(self.steps), self._status(self.steps, failure))  # retry the same step
+        if stands and self.steps and self._still_valid(belief) and (self.params.replan is False or failure is None):
+            return Plan(tuple(self.steps), self._status(self.steps, failure))
+        while True:
+            try:
+                state = symbolic_state(belief, self.history)
+                steps, reason = self._solve(goal, state)
+            except GoalError as error:
+                return Plan((), PlannerStatus(PlannerState.FAILING, error.missing, reason=str(error),
+                                              failures=failure.failures if failure else 0))
+            if steps is None:
+                return Plan((), PlannerStatus(PlannerState.FAILING, None, reason=reason))
+            if steps or goal.task is not None or self.subgoal_index >= len(goal.subgoals) - 1:
+                break
+            self.subgoal_index += 1  # this dialogue step is done: on to the next one
+        self.steps = steps
+        if not steps:
+            return Plan.idle("the goal holds")
+        return Plan(tuple(steps), self._status(steps, failure))
+
+    def _still_valid(self, belief: Belief) -> bool:
+        """The next step's objects exist in memory (not placeholders, not vanished)."""
+        step = self.steps[0]
+        if step.search:
+            return not any(i.object_type == step.subgoal.object for i in belief.memory.instances.values())
+        keys = [k for k in (step.object_key, step.receptacle_key) if k is not None]
+        return all(k in belief.memory.instances and not self.history.gone(k) for k in keys)
+
+    def problem(self, goal: Goal, state: SymbolicState) -> Problem:
+        compiled = compile_goal(goal, state, self.history, self.subgoal_index)
+        return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())))
+
+    def _solve(self, goal: Goal, state: SymbolicState) -> tuple[list[PlannedSubgoal] | None, str]:
+        start = time.perf_counter()
+        problem = self.problem(goal, state)
+        solution = solve(DOMAIN, problem.text)
+        self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,
+                                        len(solution.actions or ()), solution.solved))
+        if not solution.solved:
+            return None, f"no plan reaches the goal: {solution.reason}"
+        return steps_of(solution, problem, state), ""
+
+
+def steps_of(solution: Solution, problem: Problem, state: SymbolicState) -> list[PlannedSubgoal]:
+    """Plan actions -> subgoals on memory keys (walks dropped but for a final one)."""
+    steps = []
+    actions = solution.actions or ()
+    for n, (name, *args) in enumerate(actions):
+        keys = [problem.keys[a] for a in args]
+        if name == "goto":
+            if n == len(actions) - 1:
+                steps.append(PlannedSubgoal(Subgoal("GotoLocation", state.types[keys[0]]), keys[0]))
+            continue
+        action, obj, rec = SUBGOAL_OF[name]
+        if name == "search":
+            steps.append(PlannedSubgoal(Subgoal(action, state.types[keys[0]])))
+            continue
+        receptacle = keys[rec] if rec is not None else None
+        steps.append(PlannedSubgoal(Subgoal(action, state.types[keys[obj]], state.types[receptacle] if receptacle else None),
+                                    keys[obj], receptacle))
+    return steps

@@ -1,0 +1,111 @@
+"""A PDDL problem from the symbolic state and a compiled goal.
+
+Only task-relevant objects go into the problem (grounding time grows with the object
+count): the goal's objects, what is held, the tools the goal needs (knives to slice, a
+basin and its faucet to clean or fill, the microwave, stove burners and pots to heat, cook
+or boil, the toaster, the coffee machine, the fridge, containers to carry water), the
+containers enclosing any of them (to open), what occupies single-slot appliances and full
+receptacles (to clear), and a few nearby surfaces to put things down on. Object names are
+``o<i>`` in PDDL; ``Problem.keys`` maps them back to memory keys.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from planner import knowledge
+from planner.goals import CompiledGoal
+from planner.history import History
+from planner.symbolic import SymbolicState
+
+TOOLS = {
+    "slice": (lambda t: t in knowledge.KNIVES, 2),
+    "clean": (lambda t: t in knowledge.BASINS or t == "Faucet", 4),
+    "water": (lambda t: t in knowledge.BASINS or t == "Faucet", 4),
+    "boil": (lambda t: t in knowledge.BASINS or t in ("Faucet", "StoveBurner", "Pot"), 8),
+    "heat": (lambda t: t == "Microwave", 1),
+    "cook": (lambda t: t in ("Microwave", "StoveBurner", "Pan"), 6),
+    "toast": (lambda t: t == "Toaster", 1),
+    "coffee": (lambda t: t == "CoffeeMachine", 1),
+    "cool": (lambda t: t == "Fridge", 1),
+}
+WATER_CARRIERS = ("WateringCan", "Cup", "Mug", "Bowl", "Pot", "Bottle", "Kettle")
+SURFACES = 2  # nearby open surfaces to put things down on
+_TOKEN = re.compile(r"[()\s]+|[^()\s]+")
+
+
+@dataclass(frozen=True)
+class Problem:
+    text: str
+    keys: dict[str, str]  # PDDL name -> memory key
+    objects: int
+
+
+def relevant(state: SymbolicState, goal: CompiledGoal, history: History) -> list[str]:
+    keys = set(goal.keys) | ({state.held} if state.held else set())
+    for need in goal.needs:
+        test, limit = TOOLS.get(need, (None, 0))
+        if test is not None:
+            keys.update(state.present(test)[:limit])
+        if need == "water":
+            keys.update(state.present(lambda t: t in WATER_CARRIERS)[:3])
+    _surfaces(state, keys)
+    for key in list(keys):  # what a piece's whole / a basin's faucet depends on
+        keys.update(f[2] for f in state.facts if f[0] == "piece-of" and f[1] == key)
+        keys.update(f[1] for f in state.facts if f[0] == "controls" and f[2] == key)
+    changed = True
+    while changed:  # enclosing containers, and what blocks single-slot or full receptacles
+        changed = False
+        for key in list(keys):
+            parent = state.container(key)
+            blocked = key in history.full or state.holds("single", key)
+            more = ({parent} if parent else set()) | ({f[1] for f in state.facts if f[0] == "in" and f[2] == key}
+                                                     if blocked else set())
+            if not more <= keys:
+                keys |= more
+                changed = True
+    return sorted(k for k in keys if k in state.types)
+
+
+def _surfaces(state: SymbolicState, keys: set[str]) -> None:
+    """Open surfaces near the agent that take anything: where a held object can go."""
+    def surface(t: str) -> bool:
+        props = knowledge.properties(t)
+        return "receptacle" in props and not props & {"pickupable", "openable", "toggleable"} \
+            and t not in knowledge.BASINS and t not in knowledge.SINGLE_SLOT and t not in ("Toilet", "GarbageCan")
+    keys.update(state.present(surface)[:SURFACES])
+
+
+def sensible(object_type: str, receptacle_type: str, goal_pair: bool) -> bool:
+    """May the plan put this object there? Where AI2-THOR allows it, and either the goal
+    names both or it is a usual place for such objects (a knife goes on the counter or in
+    a drawer when the hand must be emptied, not in the fridge)."""
+    return knowledge.can_put(object_type, receptacle_type) and (
+        goal_pair or knowledge.usual_place(object_type, receptacle_type))
+
+
+def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
+                  preferred: dict[str, str] | None = None) -> Problem:
+    keys = relevant(state, goal, history)
+    for kind, key in (preferred or {}).items():  # the Commander picked this one: leave its twins out
+        if key in keys:
+            keys = [k for k in keys if k == key or k in goal.keys or state.types[k] != kind or k == state.held]
+    names = {key: f"o{i}" for i, key in enumerate(keys)}
+    chosen = set(keys)
+    init = []
+    for fact in sorted(state.facts):
+        args = fact[1:]
+        if all(a in chosen for a in args):
+            init.append("(" + " ".join((fact[0], *(names[a] for a in args))) + ")")
+    for key in keys:
+        if key in history.full:
+            init.append(f"(single {names[key]})")
+    pickups = [k for k in keys if state.holds("pickupable", k)]
+    receptacles = [k for k in keys if state.holds("receptacle", k)]
+    init += [f"(can-put {names[o]} {names[r]})" for o in pickups for r in receptacles
+             if o != r and sensible(state.types[o], state.types[r], o in goal.keys and r in goal.keys)]
+    formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
+    text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
+            f" (:init {' '.join(init)})\n (:goal {formula}))\n")
+    return Problem(text, {name: key for key, name in names.items()}, len(keys))

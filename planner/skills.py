@@ -1,0 +1,220 @@
+"""Skills: small state machines that execute one planned subgoal, one action per step.
+
+``InteractSkill`` walks to the target with the mapper's ``Navigator``, finds the target's
+detection and clicks inside its mask, then reads the result in the next observation. Its
+recovery: a put into a closed receptacle opens it first and puts again; an action on a
+state that already holds ("already open") counts as done; a click that missed is retried
+elsewhere in the mask and closer (bounded: ``MAX_RETRIES``); a target it cannot see on
+arrival is looked for by looking up and down; a full hand, an unreachable target or a
+target that is not where believed ends the skill with a reason, and the planner replans
+(``History`` remembers the miss). ``SearchSkill`` explores with the navigator's searcher
+until memory holds an object of the type; ``GotoSkill`` walks to an instance.
+"""
+
+from __future__ import annotations
+
+from contracts.belief import Belief
+from contracts.geometry import CameraIntrinsics
+from contracts.navigation import NavigationGoal, NavigationState, Navigator, SearchTarget
+from contracts.observation import Observation
+from contracts.perception import Detection
+from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
+from planner import knowledge
+from planner.clicking import click_point, find_target, project
+from planner.history import ACTION_OPS, History
+
+ACTIONS = {"PickupObject": "Pickup", "PutObject": "Place", "OpenObject": "Open", "CloseObject": "Close",
+           "ToggleObjectOn": "ToggleOn", "ToggleObjectOff": "ToggleOff", "SliceObject": "Slice", "PourObject": "Pour"}
+ALREADY = {"Open": "already open", "Close": "already closed", "ToggleOn": "already on", "ToggleOff": "already off"}
+MAX_RETRIES = 3
+MAX_STEPS = 250  # actions one skill may take
+HORIZONS = (0.0, 30.0, -30.0, 60.0)  # camera horizons to scan when the target is not in view on arrival
+REACH = 1.0  # metres (horizontal) the skill approaches to; AI2-THOR's reach is 1.5 m from the camera
+
+
+class InteractSkill(Skill):
+    def __init__(self, step: PlannedSubgoal, navigator: Navigator, camera: CameraIntrinsics, history: History) -> None:
+        self.planned, self.navigator, self.camera, self.history = step, navigator, camera, history
+        self.action = ACTIONS[step.subgoal.action]
+        self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
+        self.pending: LowLevelAction | None = None
+        self.pending_belief: Belief | None = None
+        self.retries = self.steps = 0
+        self.looked: set[float] = set()
+        self.reach: float | None = None  # set from the target's height on the first step
+        self.scanning = False
+        self.avoid: list[tuple[float, float]] = []
+        self.queue: list[str] = []  # recovery actions to take before the subgoal's own (e.g. "Open")
+
+    def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            return SkillStep.fail(f"{self.action} {self.target}: gave up after {MAX_STEPS} steps")
+        if self.pending is not None:
+            outcome = self._outcome(observation, belief)
+            if outcome is not None:
+                return outcome
+        if self.target is None or self.target not in belief.memory.instances:
+            return SkillStep.fail(f"{self.target} is not in memory: not where believed")
+        instance = belief.memory.instances[self.target]
+        if self.reach is None:  # nearer after clicks that hit a neighbour
+            misses = self.history.misclicks[self.target]
+            self.reach = max(reach_for(instance.position[1], self.camera.camera_height) - 0.3 * misses, 0.3)
+        if not self.scanning:
+            nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.target, reach=self.reach))
+            if nav.state == NavigationState.MOVING and nav.action:
+                return SkillStep.act(LowLevelAction(nav.action))
+            if nav.state == NavigationState.UNREACHABLE:
+                if self.reach < REACH + 0.4:  # a farther pose may still reach it
+                    self.reach += 0.25
+                    return self.step(observation, belief, detections)
+                return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
+        detection = find_target(instance, detections, belief.pose, self.camera)
+        if detection is None:
+            self.scanning = True  # look up and down from here before walking on
+            look = self._scan(belief.pose.horizon)
+            if look is not None:
+                return SkillStep.act(LowLevelAction(look))
+            if self.reach > 0.6:  # try again from closer
+                self.reach, self.scanning, self.looked = self.reach - 0.4, False, set()
+                return self.step(observation, belief, detections)
+            return SkillStep.fail(f"{self.target} is not visible from where it should be: not where believed")
+        self.scanning, self.looked = False, set()
+        centre = project(instance.position, belief.pose, self.camera)
+        x, y = click_point(detection, detections, tuple(self.avoid), centre)
+        name = self.queue[0] if self.queue else self.action
+        if self.queue:  # a recovery action on the target itself
+            action = LowLevelAction(name, {"x": x, "y": y}, self.target)
+        else:
+            action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
+        self.pending, self.pending_belief = action, belief
+        return SkillStep.act(action)
+
+    def _scan(self, horizon: float) -> str | None:
+        """A look towards the nearest camera horizon not tried yet (None: all tried)."""
+        self.looked.add(round(horizon))
+        left = [h for h in HORIZONS if round(h) not in self.looked]
+        if not left:
+            return None
+        nearest = min(left, key=lambda h: abs(h - horizon))
+        self.looked.add(round(nearest))  # aimed at: not aimed at again even if the look fails
+        return "Look Down" if nearest > horizon else "Look Up"
+
+    def _outcome(self, observation: Observation, belief: Belief) -> SkillStep | None:
+        """The result of the interaction taken last step: done, a recovery, or a failure."""
+        action, self.pending = self.pending, None
+        error = observation.error_message or ""
+        if observation.last_action_success and not took_effect(action, belief):
+            # the click hit a neighbour: the world changed in another way than planned
+            self.history.misclicks[self.target] += 1
+            self.history.record(action, self.pending_belief, hit_other=True)
+            return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")
+        if observation.last_action_success or ALREADY.get(action.action, "\0") in error:
+            if observation.last_action_success:
+                self.history.record(action, self.pending_belief)
+            if self.queue:
+                self.queue.pop(0)
+                return None
+            return SkillStep.done()
+        lowered = error.lower()
+        if "is closed" in lowered and action.action in ("Place", "Pickup") and not self.queue:
+            self.queue.append("Open")  # receptacle closed: open it, then do the subgoal
+            return None
+        if "hand is full" in lowered or "no object in hand" in lowered:
+            return SkillStep.fail(f"{action.action} failed: {error}")
+        if "cannot place" in lowered or "must hold" in lowered or "not filled" in lowered:
+            self.history.failed(ACTION_OPS.get(action.action, ""), self.target, error)
+            return SkillStep.fail(f"{action.action} failed: {error}")
+        self.retries += 1
+        if self.retries > MAX_RETRIES:
+            return SkillStep.fail(f"{action.action} on {self.target} failed {self.retries} times: {error}")
+        self.avoid.append((action.target["x"], action.target["y"]))
+        self.reach = max((self.reach or REACH) - 0.25, 0.3)  # come closer and click elsewhere in the mask
+        return None
+
+
+def took_effect(action: LowLevelAction, belief: Belief) -> bool:
+    """Does the Belief after a successful action show its effect on the target (when the
+    Belief keeps that state)? A click can land on the cabinet next to the one meant."""
+    memory = belief.memory
+    target = action.receptacle_key if action.action in ("Place", "Pour") else action.object_key
+    inst = memory.instances.get(target or "")
+    if inst is None:
+        return action.action == "Slice"  # the whole is gone: sliced
+    if action.action == "Pickup":
+        return memory.held == target
+    if action.action == "Place":
+        item = memory.instances.get(action.object_key or "")
+        return item is None or item.container is None or item.container == target
+    state = {"Open": ("is_open", True), "Close": ("is_open", False), "ToggleOn": ("is_toggled", True),
+             "ToggleOff": ("is_toggled", False), "Slice": ("is_sliced", True)}.get(action.action)
+    if state is None or state[0] not in inst.states:
+        return True
+    return bool(inst.states[state[0]]) == state[1]
+
+
+def reach_for(height: float, camera_height: float, reach: float = 1.45) -> float:
+    """How near (horizontally) to come to an object at ``height`` so that it is within
+    AI2-THOR's reach (1.5 m from the camera), at most ``REACH``."""
+    drop = camera_height - height
+    return max(min(REACH, (max(reach ** 2 - drop ** 2, 0.0)) ** 0.5 - 0.1), 0.3)
+
+
+class SearchSkill(Skill):
+    """Explore for an object type until memory holds one (or nothing is left to search)."""
+
+    def __init__(self, object_type: str, navigator: Navigator, camera: CameraIntrinsics, history: History) -> None:
+        self.object_type = knowledge.representative(object_type)
+        self.navigator, self.camera, self.history = navigator, camera, history
+        self.current: SearchTarget | None = None
+        self.turns = self.steps = 0
+        self.opening = False
+
+    def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
+        self.steps += 1
+        if any(i.object_type == self.object_type and not self.history.gone(i.key)
+               for i in belief.memory.instances.values()):
+            return SkillStep.done()
+        if self.steps > 4 * MAX_STEPS:
+            return SkillStep.fail(f"searched {MAX_STEPS * 4} steps for a {self.object_type} without finding one")
+        searcher = self.navigator.searcher
+        if self.current is None:
+            self.current = searcher.next_search(belief, self.object_type)
+            self.turns = 0
+            if self.current is None:
+                self.history.not_found.add(self.object_type)
+                return SkillStep.fail(f"no {self.object_type} found: searched everywhere it could be")
+        nav = self.navigator.step(observation, belief, self.current.goal)
+        if nav.state == NavigationState.MOVING and nav.action:
+            return SkillStep.act(LowLevelAction(nav.action))
+        if nav.state == NavigationState.ARRIVED and self.current.open_receptacle and not self.opening:
+            self.opening = True
+            receptacle = belief.memory.instances.get(self.current.goal.instance or "")
+            detection = find_target(receptacle, detections, belief.pose, self.camera) if receptacle else None
+            if detection is not None:
+                x, y = click_point(detection, detections)
+                return SkillStep.act(LowLevelAction("Open", {"x": x, "y": y}, receptacle.key))
+        if nav.state == NavigationState.ARRIVED and self.turns < 4 and not self.current.open_receptacle:
+            self.turns += 1  # look around where the search led
+            return SkillStep.act(LowLevelAction("Turn Right"))
+        searcher.searched(self.current)
+        self.current, self.opening = None, False
+        return self.step(observation, belief, detections)
+
+
+class GotoSkill(Skill):
+    """Walk to an instance (a plan that ends next to something, e.g. ALFRED's lamp)."""
+
+    def __init__(self, key: str, navigator: Navigator) -> None:
+        self.key, self.navigator, self.steps = key, navigator, 0
+
+    def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
+        self.steps += 1
+        if self.key not in belief.memory.instances or self.steps > MAX_STEPS:
+            return SkillStep.fail(f"{self.key} is not in memory: not where believed")
+        nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH))
+        if nav.state == NavigationState.MOVING and nav.action:
+            return SkillStep.act(LowLevelAction(nav.action))
+        if nav.state == NavigationState.UNREACHABLE:
+            return SkillStep.fail(f"{self.key} is unreachable: {nav.reason}")
+        return SkillStep.done()

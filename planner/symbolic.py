@@ -1,0 +1,127 @@
+"""The symbolic state: typed facts about the objects the Follower believes in.
+
+Built from the Belief (instances, their containers and observed states, the held object)
+and the Follower's own ``History`` (coffee, boiled, ALFRED's cleaned/heated/cooled records,
+what went missing or is full). Facts are tuples like ``("in", "Apple#1", "Fridge#1")`` over
+memory keys. Unknown locations are explicit: a goal object of a type that memory does not
+hold becomes an ``unlocated`` placeholder (``?Type``) that a plan must ``search`` for; the
+pieces slicing a whole will give are declared as placeholders (``Key~k``) that become
+``present`` when it is sliced.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from contracts.belief import Belief
+from planner import knowledge
+from planner.history import History, fed_basins
+
+STATE_FACTS = {"is_open": "opened", "is_toggled": "on", "is_dirty": "dirty", "is_cooked": "cooked",
+               "is_sliced": "sliced"}
+TYPE_FACTS = {"knife": knowledge.KNIVES, "basin": knowledge.BASINS, "faucet": ("Faucet",),
+              "microwave": ("Microwave",), "fridge": ("Fridge",), "burner": ("StoveBurner",), "pot": ("Pot",),
+              "vessel": knowledge.HEATING_VESSELS, "toaster": ("Toaster",), "coffeemachine": ("CoffeeMachine",),
+              "breadslice": ("BreadSliced",), "plant": ("HousePlant",), "single": knowledge.SINGLE_SLOT}
+PROPERTY_FACTS = ("pickupable", "receptacle", "openable", "toggleable", "sliceable", "cookable", "fillable")
+HISTORY_FLAGS = ("boiled", "cleaned", "heated", "cooled")
+
+
+@dataclass
+class SymbolicState:
+    types: dict[str, str]  # key -> object type (placeholders included)
+    facts: set[tuple[str, ...]]
+    positions: dict[str, tuple[float, float]]  # key -> odometry (x, z)
+    agent: tuple[float, float]
+    held: str | None = None
+    placeholders: set[str] = field(default_factory=set)
+
+    def holds(self, *fact: str) -> bool:
+        return tuple(fact) in self.facts
+
+    def container(self, key: str) -> str | None:
+        return next((f[2] for f in self.facts if f[0] == "in" and f[1] == key), None)
+
+    def accessible(self, key: str) -> bool:
+        """Not inside a closed container (at any depth: the plate in the closed fridge)."""
+        seen = {key}
+        parent = self.container(key)
+        while parent is not None and parent not in seen:
+            if self.holds("openable", parent) and not self.holds("opened", parent):
+                return False
+            seen.add(parent)
+            parent = self.container(parent)
+        return True
+
+    def distance(self, key: str) -> float:
+        x, z = self.positions.get(key, self.agent)
+        return math.hypot(x - self.agent[0], z - self.agent[1])
+
+    def present(self, kind_test) -> list[str]:
+        """Keys of present (or unlocated) objects whose type passes ``kind_test``, nearest first."""
+        keys = [k for k, t in self.types.items() if kind_test(t)
+                and (self.holds("present", k) or self.holds("unlocated", k))]
+        return sorted(keys, key=lambda k: (not self.holds("present", k), not self.accessible(k), self.distance(k), k))
+
+    def add_unlocated(self, name: str, index: int = 0) -> str:
+        """A new placeholder for an object of type (or class) ``name`` whose location is unknown."""
+        object_type = knowledge.representative(name)
+        key, n = f"?{object_type}", 1
+        while key in self.types:
+            n += 1
+            key = f"?{object_type}#{n}"
+        self.types[key] = object_type
+        self.placeholders.add(key)
+        self.facts.add(("unlocated", key))
+        self._type_facts(key, object_type)
+        return key
+
+    def add_pieces(self, whole: str, count: int) -> list[str]:
+        """Placeholders for ``count`` pieces of the (unsliced) whole ``whole``."""
+        piece_type = knowledge.piece_of(self.types[whole])
+        keys = []
+        for k in range(count):
+            key = f"{whole}~{k}"
+            if key not in self.types:
+                self.types[key] = piece_type
+                self.placeholders.add(key)
+                self.positions[key] = self.positions.get(whole, self.agent)
+                self.facts.add(("piece-of", key, whole))
+                self._type_facts(key, piece_type)
+            keys.append(key)
+        return keys
+
+    def _type_facts(self, key: str, object_type: str) -> None:
+        props = knowledge.properties(object_type)
+        self.facts.update((p, key) for p in PROPERTY_FACTS if p in props)
+        self.facts.update((name, key) for name, kinds in TYPE_FACTS.items() if object_type in kinds)
+        if object_type.startswith("Potato"):
+            self.facts.add(("potato", key))
+
+
+def symbolic_state(belief: Belief, history: History) -> SymbolicState:
+    """The facts the Belief and the history support (static type facts included)."""
+    memory = belief.memory
+    state = SymbolicState({}, set(), {}, (belief.pose.x, belief.pose.z), memory.held)
+    for key, inst in memory.instances.items():
+        if history.gone(key) and key != memory.held:
+            continue
+        state.types[key] = inst.object_type
+        state.positions[key] = (inst.position[0], inst.position[2])
+        state.facts.add(("present", key))
+        state._type_facts(key, inst.object_type)
+        for name, fact in STATE_FACTS.items():
+            if inst.states.get(name):
+                state.facts.add((fact, key))
+        if inst.states.get("is_filled"):
+            state.facts.add(("coffee" if history.has(key, "coffee") else "water", key))
+        state.facts.update((flag, key) for flag in HISTORY_FLAGS if history.has(key, flag))
+        if inst.container is not None and inst.container in memory.instances and key != memory.held:
+            state.facts.add(("in", key, inst.container))
+    for key in list(state.types):
+        if state.types[key] == "Faucet":
+            for basin in fed_basins(memory.instances[key], memory.instances):
+                state.facts.add(("controls", key, basin.key))
+    state.facts.add(("holding", memory.held) if memory.held in state.types else ("handempty",))
+    return state

@@ -1,0 +1,149 @@
+"""Problem generation from a Belief, and the pddl / fixed-templates planners on small
+scripted kitchens: plans, the hands-full and full-receptacle recoveries, replanning,
+searching for unknown objects and a clear reason for an impossible goal."""
+
+from __future__ import annotations
+
+from planner_scenes import CONTEXT, ArrivedNavigator, belief, kitchen
+
+from contracts.language import Subgoal, TaskSpec
+from contracts.planning import Goal, PlannerState, SkillFailure
+from planner.goals import compile_goal
+from planner.history import History
+from planner.pddl_planner import PddlPlanner
+from planner.problem import build_problem
+from planner.skills import InteractSkill, SearchSkill
+from planner.symbolic import symbolic_state
+from planner.templates import TemplatePlanner
+
+COFFEE = Goal(TaskSpec(teach_task="Coffee", teach_params={}))
+
+
+def planner(**params) -> PddlPlanner:
+    p = PddlPlanner(PddlPlanner.Params(**params))
+    p.reset(CONTEXT)
+    return p
+
+
+def actions(plan) -> list[tuple]:
+    return [(s.subgoal.action, s.object_key, s.receptacle_key) for s in plan.steps]
+
+
+def test_symbolic_state_from_a_belief():
+    state = symbolic_state(belief(kitchen(), held="Knife"), History())
+    assert state.holds("in", "Apple", "Counter") and state.holds("dirty", "Mug")
+    assert state.holds("holding", "Knife") and not state.holds("handempty")
+    assert state.holds("controls", "Faucet", "Basin") and state.holds("openable", "Fridge")
+    assert not state.holds("opened", "Fridge") and state.holds("coffeemachine", "Machine")
+
+
+def test_problem_holds_the_goal_objects_tools_and_containers_only():
+    scene = belief(kitchen(more=[("Egg", "Egg", (2.0, 1.0, 2.0), "Fridge", {}), ("Pen", "Pen", (3.0, 1.0, 0.0), None, {})]))
+    state = symbolic_state(scene, History())
+    goal = compile_goal(COFFEE, state, History())
+    problem = build_problem(state, goal, History())
+    keys = set(problem.keys.values())
+    assert {"Mug", "Machine", "Basin", "Faucet", "Counter"} <= keys
+    assert "Pen" not in keys and "Egg" not in keys
+    assert "(coffee" in problem.text and "(can-put" in problem.text
+
+
+def test_coffee_plan_washes_the_mug_then_fills_it():
+    plan = planner().plan(COFFEE, belief(kitchen()))
+    steps = actions(plan)
+    assert plan.status.state == PlannerState.ACTING
+    wash = next(i for i, s in enumerate(steps) if s[2] == "Basin" or s[1] == "Faucet")
+    fill = next(i for i, s in enumerate(steps) if s == ("PutObject", "Mug", "Machine"))
+    assert wash < fill and ("ToggleObjectOn", "Machine", None) in steps
+
+
+def test_hands_full_puts_the_held_object_down_first():
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Fridge"))
+    steps = actions(planner().plan(goal, belief(kitchen(), held="Knife")))
+    assert steps[0] == ("PutObject", "Knife", "Counter")  # a usual place for a knife, not the fridge
+    assert steps.index(("PickupObject", "Apple", None)) < steps.index(("PutObject", "Apple", "Fridge"))
+
+
+def test_full_single_slot_receptacle_is_cleared():
+    stove = [("Burner", "StoveBurner", (0.6, 0.9, 0.8), "Counter", {"is_toggled": False}),
+             ("Pan", "Pan", (0.6, 1.0, 0.8), "Burner", {}), ("Pot", "Pot", (-0.3, 1.0, 0.8), "Counter", {"is_filled": True}),
+             ("Potato", "Potato", (0.0, 1.0, 0.8), "Counter", {})]
+    steps = actions(planner().plan(Goal(TaskSpec(teach_task="Boil X", teach_params={"X": "Potato"})),
+                                   belief(kitchen(more=stove))))
+    assert steps.index(("PickupObject", "Pan", None)) < steps.index(("PutObject", "Pot", "Burner"))
+
+
+def test_a_receptacle_found_full_is_cleared_before_the_next_put():
+    p = planner()
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Plate"))
+    scene = belief(kitchen(more=[("Spoon", "Spoon", (0.1, 1.0, 0.9), "Plate", {})]))
+    first = p.plan(goal, scene)
+    assert ("PickupObject", "Spoon", None) not in actions(first)
+    put = next(s for s in first.steps if s.subgoal.action == "PutObject")
+    p.plan(goal, scene)  # the pickup succeeded
+    p.skill(put, scene, ArrivedNavigator())
+    steps = actions(p.plan(goal, scene, SkillFailure(put, "Place failed: Cannot place Apple in Plate", 1)))
+    assert steps.index(("PickupObject", "Spoon", None)) < steps.index(("PutObject", "Apple", "Plate"))
+
+
+def test_unknown_object_becomes_a_search_and_the_status_says_so():
+    scene = belief([k for k in kitchen() if k[0] != "Apple"])
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Fridge"))
+    p = planner()
+    plan = p.plan(goal, scene)
+    assert plan.steps[0].search and plan.steps[0].subgoal.object == "Apple"
+    assert plan.status.state == PlannerState.SEARCHING and plan.status.target == "Apple"
+    assert isinstance(p.skill(plan.steps[0], scene, ArrivedNavigator()), SearchSkill)
+
+
+def test_impossible_goal_fails_with_a_reason_naming_what_is_missing():
+    scene = belief([k for k in kitchen() if k[0] != "Apple"])
+    p = planner()
+    p.history.not_found.add("Apple")
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Fridge"))
+    plan = p.plan(goal, scene)
+    assert not plan.steps and plan.status.state == PlannerState.FAILING
+    assert plan.status.target == "Apple" and "no Apple" in plan.status.reason
+    bad = planner().plan(Goal(TaskSpec(teach_task="Make Pizza")), scene)
+    assert bad.status.state == PlannerState.FAILING and "unknown TEACh task 'Make Pizza'" in bad.status.reason
+
+
+def test_plan_is_kept_while_steps_succeed_and_replanned_on_failure():
+    p = planner()
+    scene = belief(kitchen())
+    first = p.plan(COFFEE, scene)
+    p.skill(first.steps[0], scene, ArrivedNavigator())
+    solved = len(p.records)
+    second = p.plan(COFFEE, scene)  # the first step succeeded: the rest of the same plan
+    assert second.steps == first.steps[1:] and len(p.records) == solved
+    p.skill(second.steps[0], scene, ArrivedNavigator())
+    failure = SkillFailure(second.steps[0], "No object that can be acted on", 1)
+    p.plan(COFFEE, scene, failure)
+    assert len(p.records) == solved + 1  # solved again
+
+
+def test_without_replanning_a_failed_step_is_retried():
+    p = planner(replan=False)
+    scene = belief(kitchen())
+    first = p.plan(COFFEE, scene)
+    p.skill(first.steps[0], scene, ArrivedNavigator())
+    retry = p.plan(COFFEE, scene, SkillFailure(first.steps[0], "missed", 1))
+    assert retry.steps == first.steps and len(p.records) == 1
+
+
+def test_goal_reached_is_idle():
+    scene = belief([(k, t, pos, c, {**s, "is_dirty": False}) for k, t, pos, c, s in kitchen()])
+    goal = Goal(subgoals=(Subgoal("CleanObject", "Mug"),))
+    assert planner().plan(goal, scene).status.state == PlannerState.IDLE
+
+
+def test_fixed_templates_follow_the_task_type_template():
+    p = TemplatePlanner()
+    p.reset(CONTEXT)
+    goal = Goal(TaskSpec(task_type="pick_cool_then_place_in_recep", object_target="Apple", parent_target="CounterTop"))
+    plan = p.plan(goal, belief(kitchen()))
+    assert [s.subgoal.action for s in plan.steps] == ["PickupObject", "OpenObject", "PutObject", "CloseObject",
+                                                      "OpenObject", "PickupObject", "PutObject"]
+    assert isinstance(p.skill(plan.steps[0], belief(kitchen()), ArrivedNavigator()), InteractSkill)
+    none = p.plan(Goal(TaskSpec(teach_task="Salad", teach_params={})), belief(kitchen()))
+    assert none.status.state == PlannerState.FAILING and "no fixed template" in none.status.reason

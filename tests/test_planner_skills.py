@@ -1,0 +1,111 @@
+"""Skills in small scripted scenes: the click lands in the target's mask, and each
+recovery (closed receptacle, hands full, a target not where believed, a missed click,
+bounded retries) behaves as documented."""
+
+from __future__ import annotations
+
+from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, kitchen, observation
+
+from contracts.language import Subgoal
+from contracts.planning import PlannedSubgoal, SkillState
+from planner.clicking import click_point, find_target
+from planner.history import History
+from planner.skills import MAX_RETRIES, InteractSkill, reach_for, took_effect
+
+
+def skill(action: str, obj: str, key: str, receptacle: str | None = None, rkey: str | None = None):
+    step = PlannedSubgoal(Subgoal(action, obj, receptacle), key, rkey)
+    return InteractSkill(step, ArrivedNavigator(), CAMERA, History())
+
+
+def test_click_is_inside_the_target_mask_and_off_smaller_objects():
+    counter = detection("CounterTop", (0, 40, 100, 100))
+    apple = detection("Apple", (40, 60, 60, 80))
+    x, y = click_point(counter, [counter, apple])
+    assert counter.mask[int(y * 100), int(x * 100)] and not apple.mask[int(y * 100), int(x * 100)]
+
+
+def test_the_detection_matching_the_projected_instance_is_chosen():
+    scene = belief([("MugL", "Mug", (-0.5, 1.0, 1.0), None, {}), ("MugR", "Mug", (0.5, 1.0, 1.0), None, {})])
+    left, right = detection("Mug", (10, 55, 35, 75)), detection("Mug", (65, 55, 90, 75))
+    for key, wanted in (("MugL", left), ("MugR", right)):
+        assert find_target(scene.memory.instances[key], [left, right], scene.pose, CAMERA) is wanted
+
+
+def test_pickup_clicks_and_succeeds_when_the_object_is_held():
+    scene = belief(kitchen())
+    s = skill("PickupObject", "Apple", "Apple")
+    dets = [detection("Apple", (55, 50, 70, 65)), detection("CounterTop", (0, 45, 100, 100))]
+    first = s.step(observation(), scene, dets)
+    assert first.state == SkillState.RUNNING and first.action.action == "Pickup"
+    assert dets[0].mask[int(first.action.target["y"] * 100), int(first.action.target["x"] * 100)]
+    held = belief(kitchen(), held="Apple")
+    assert s.step(observation("Pickup"), held, dets).state == SkillState.SUCCEEDED
+
+
+def test_put_into_a_closed_receptacle_opens_it_then_puts_again():
+    scene = belief(kitchen(), held="Apple")
+    s = skill("PutObject", "Apple", "Apple", "Fridge", "Fridge")
+    dets = [detection("Fridge", (70, 0, 100, 100))]
+    assert s.step(observation(), scene, dets).action.action == "Place"
+    opened = s.step(observation("Place", False, "Receptacle Fridge is closed"), scene, dets)
+    assert opened.action.action == "Open" and opened.action.object_key == "Fridge"
+    now_open = belief([(k, t, p, c, {**st, "is_open": True} if k == "Fridge" else st) for k, t, p, c, st in kitchen()],
+                      held="Apple")
+    again = s.step(observation("Open"), now_open, dets)
+    assert again.action.action == "Place"
+
+
+def test_hands_full_ends_the_skill_with_the_reason_for_the_planner():
+    scene = belief(kitchen(), held="Mug")
+    s = skill("PickupObject", "Apple", "Apple")
+    dets = [detection("Apple", (55, 50, 70, 65))]
+    s.step(observation(), scene, dets)
+    result = s.step(observation("Pickup", False, "Agent's hand is full: already holding Mug"), scene, dets)
+    assert result.state == SkillState.FAILED and "hand is full" in result.reason
+
+
+def test_target_not_where_believed_scans_then_fails_and_is_remembered():
+    scene = belief(kitchen())
+    s = skill("PickupObject", "Apple", "Apple")
+    looks = []
+    result = s.step(observation(), scene, [])
+    while result.state == SkillState.RUNNING:
+        looks.append(result.action.action)
+        result = s.step(observation(result.action.action), scene, [])
+    assert looks and set(looks) <= {"Look Up", "Look Down"}
+    assert result.state == SkillState.FAILED and "not where believed" in result.reason
+    history = History()
+    history.failed("pickup", "Apple", result.reason)
+    history.failed("pickup", "Apple", result.reason)
+    assert history.gone("Apple")
+
+
+def test_missed_clicks_are_retried_elsewhere_then_given_up():
+    scene = belief(kitchen())
+    s = skill("ToggleObjectOn", "Faucet", "Faucet")
+    dets = [detection("Faucet", (20, 20, 60, 60))]
+    clicks = [s.step(observation(), scene, dets).action.target]
+    for _ in range(MAX_RETRIES):
+        result = s.step(observation("ToggleOn", False, "No object that can be acted on"), scene, dets)
+        assert result.state == SkillState.RUNNING
+        clicks.append(result.action.target)
+    assert len({(c["x"], c["y"]) for c in clicks}) == len(clicks)  # never the same point twice
+    final = s.step(observation("ToggleOn", False, "No object that can be acted on"), scene, dets)
+    assert final.state == SkillState.FAILED and "failed" in final.reason
+
+
+def test_an_action_that_hit_the_wrong_object_is_not_a_success():
+    s = skill("OpenObject", "Fridge", "Fridge")
+    scene = belief(kitchen())
+    dets = [detection("Fridge", (70, 0, 100, 100))]
+    s.step(observation(), scene, dets)
+    assert not took_effect(s.pending, scene)
+    result = s.step(observation("Open"), scene, dets)  # "worked", but the fridge is still closed
+    assert result.state == SkillState.FAILED and "another object" in result.reason
+    assert s.history.misclicks["Fridge"] == 1  # the next skill for it comes closer
+
+
+def test_low_objects_are_approached_closer():
+    assert reach_for(1.0, 1.5) == 1.0
+    assert reach_for(0.2, 1.5) < 0.6
