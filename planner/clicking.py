@@ -72,7 +72,7 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     if prefer is not None:
         c, r = int(prefer[0]), int(prefer[1])
         if 0 <= r < h and 0 <= c < w and free[r, c]:
-            return (c + 0.5) / w, (r + 0.5) / h
+            return prefer[0] / w, prefer[1] / h  # exactly: a thin slice is a pixel or two wide
     rows, cols = np.nonzero(free)
     k = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h

@@ -62,11 +62,12 @@ class SubgoalPlanner(Planner):
     class Params:
         replan: bool = True  # solve again on failures and Belief changes (false: follow the first plan)
         max_failures: int = 4  # consecutive failures of one subgoal before the planner reports FAILING
+        give_up_after: int = 40  # failed subgoals in an episode after which the planner gives up (FAILING)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
-        if self.params.max_failures < 1:
-            raise ValueError(f"max_failures must be at least 1, got {self.params.max_failures}")
+        if self.params.max_failures < 1 or self.params.give_up_after < 1:
+            raise ValueError(f"max_failures and give_up_after must be at least 1, got {self.params}")
         self.records: list[SolveRecord] = []
 
     def reset(self, context: ModuleContext) -> None:
@@ -76,6 +77,14 @@ class SubgoalPlanner(Planner):
         self.issued: PlannedSubgoal | None = None
         self.goal: Goal | None = None
         self.subgoal_index = 0
+        self.failed = 0  # failed subgoals this episode
+
+    def gave_up(self) -> Plan | None:
+        """FAILING for good once ``give_up_after`` subgoals failed (no more solving)."""
+        if self.failed < self.params.give_up_after:
+            return None
+        return Plan((), PlannerStatus(PlannerState.FAILING, reason=f"gave up after {self.failed} failed subgoals",
+                                      failures=self.failed))
 
     def _settle(self, goal: Goal, failure: SkillFailure | None) -> bool:
         """Account for the step handed out last; True if the remaining plan still stands."""
@@ -87,6 +96,7 @@ class SubgoalPlanner(Planner):
         if issued is None:
             return bool(self.steps)
         if failure is not None and failure.step == issued:
+            self.failed += 1
             op = ACTION_OPS.get(ACTIONS.get(issued.subgoal.action, ""), "")
             target = issued.receptacle_key if op in ("put", "pour") else issued.object_key
             self.history.failed(op, target, failure.reason)
@@ -120,6 +130,8 @@ class SubgoalPlanner(Planner):
 class PddlPlanner(SubgoalPlanner):
     def plan(self, goal: Goal, belief: Belief, failure: SkillFailure | None = None) -> Plan:
         stands = self._settle(goal, failure)
+        if (given_up := self.gave_up()) is not None:
+            return given_up
         if failure is not None and not self.params.replan and self.issued is None and self.steps \
                 and failure.step == self.steps[0] and failure.failures < self.params.max_failures:
             return Plan(tuple(self.steps), self._status(self.steps, failure))  # retry the same step

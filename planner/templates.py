@@ -61,6 +61,8 @@ class TemplatePlanner(SubgoalPlanner):
         if goal != self.goal:
             self.done, self.bound = 0, {}
         self._settle(goal, failure)
+        if (given_up := self.gave_up()) is not None:
+            return given_up
         if issued is not None and (failure is None or failure.step != issued):
             self.done += 1
         elif failure is not None and self.params.replan:

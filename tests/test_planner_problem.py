@@ -147,3 +147,14 @@ def test_fixed_templates_follow_the_task_type_template():
     assert isinstance(p.skill(plan.steps[0], belief(kitchen()), ArrivedNavigator()), InteractSkill)
     none = p.plan(Goal(TaskSpec(teach_task="Salad", teach_params={})), belief(kitchen()))
     assert none.status.state == PlannerState.FAILING and "no fixed template" in none.status.reason
+
+
+def test_the_planner_gives_up_after_too_many_failed_subgoals():
+    p = planner(give_up_after=2)
+    scene = belief(kitchen())
+    for _ in range(2):
+        step = p.plan(COFFEE, scene, getattr(p, "_last_failure", None)).steps[0]
+        p.skill(step, scene, ArrivedNavigator())
+        p._last_failure = SkillFailure(step, "missed", 1)
+    final = p.plan(COFFEE, scene, p._last_failure)
+    assert final.status.state == PlannerState.FAILING and "gave up after 2" in final.status.reason and not final.steps
