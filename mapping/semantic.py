@@ -53,7 +53,9 @@ class SemanticMapper(Mapper):
         clearance: float = 0.15  # the navigator keeps this far from obstacles
         match_radius: float = 0.4  # sightings of a class closer than this are one instance
         search_prior: str = "learned"  # learned (ALFRED train placements) | uniform
-        reach_margin: float = 0.25  # the navigator stops this far inside the reach (seen extents are partial)
+        reach_margin: float = 0.15  # the navigator stops this far inside the reach if it can (seen extents are partial)
+        frontier_value: float = 0.1  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
+        distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -74,8 +76,9 @@ class SemanticMapper(Mapper):
         self.memory = ObjectMemory()
         self.hints = HintBook()
         self.step = 0
-        self._navigator = GridNavigator(context.camera.camera_height, p.clearance,
-                                        FrontierPriorSearcher(p.search_prior), p.reach_margin)
+        searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
+                                         distance_scale=p.distance_scale)
+        self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
 
     def navigator(self) -> Navigator:
         return self._navigator
