@@ -3,8 +3,8 @@
 The instance's centre is projected into the current frame (odometry pose, camera
 intrinsics); of the detections of its type, the one whose mask holds that pixel (else the
 nearest to it) is the target. The click is the mask pixel nearest the mask's centroid
-that no smaller detection covers (a click resolves to the smallest thing under it, so the
-spoon lying on the counter would take a click meant for the counter).
+that is the target's own as far as possible (a click resolves to the smallest thing under
+it, so the spoon on the counter would take a click meant for the counter).
 """
 
 from __future__ import annotations
@@ -54,21 +54,30 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
 
 
 def click_point(target: Detection, detections: list[Detection], avoid: tuple[tuple[float, float], ...] = (),
-                prefer: tuple[float, float] | None = None) -> tuple[float, float]:
-    """Relative (x, y) of a pixel of ``target``'s mask that no smaller detection covers and
-    that is not one of the points in ``avoid`` (clicks that failed): ``prefer`` (the
-    projected centre of the believed instance: a ray through it meets the object) if it is
-    such a pixel, else the one nearest the centroid of such pixels."""
-    free = target.mask.copy()
-    for other in detections:
-        if other is not target and other.pixels < target.pixels:
-            free &= ~other.mask
+                prefer: tuple[float, float] | None = None, affordance: str | None = None) -> tuple[float, float]:
+    """Relative (x, y) of a pixel of ``target``'s mask, as much its own as possible: not
+    covered by any other detection, else by none of another type, else by none smaller
+    (a click resolves to the smallest thing under it, so the counter's click must miss the
+    spoon on it and the slice's the plate under it), and not one of the points in ``avoid``
+    (clicks that failed). ``prefer`` (the projected centre of the believed instance: a ray
+    through it meets the object) if it is such a pixel, else the one nearest the centroid.
+    Only detections that afford the action (``affordance``: "pickupable", ...) compete."""
     h, w = target.mask.shape
-    for x, y in avoid:
-        r, c = int(y * h), int(x * w)
-        free[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
-    if not free.any():
-        free = target.mask
+    others = [d for d in detections if d is not target
+              and (affordance is None or knowledge.has(d.object_type, affordance))]
+    layers = (others, [d for d in others if d.object_type != target.object_type],
+              [d for d in others if d.pixels < target.pixels])
+    free = target.mask
+    for layer in layers:
+        candidate = target.mask.copy()
+        for other in layer:
+            candidate &= ~other.mask
+        for x, y in avoid:
+            r, c = int(y * h), int(x * w)
+            candidate[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
+        if candidate.any():
+            free = candidate
+            break
     if prefer is not None:
         c, r = int(prefer[0]), int(prefer[1])
         if 0 <= r < h and 0 <= c < w and free[r, c]:

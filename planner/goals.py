@@ -65,7 +65,7 @@ class Binder:
         for f in conditions(key):
             negated = f[0] == "not"
             met += ((f[1:] if negated else f) in self.state.facts) != negated
-        preferred = self.preferred.get(self.state.types.get(key, "")) == key
+        preferred = self.preferred.get(self.state.types.get(key, "")) == key or key == self.state.held
         return (not preferred, -met, not self.state.holds("present", key), not self.state.accessible(key), self.state.distance(key), key)
 
     def objects(self, kind: Callable[[str], bool], count: int, label: str,

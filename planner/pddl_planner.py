@@ -52,6 +52,7 @@ class SolveRecord:
     objects: int
     steps: int
     solved: bool
+    problem: str = ""  # the PDDL problem text (for comparing planners on the same problems)
 
 
 class SubgoalPlanner(Planner):
@@ -171,7 +172,7 @@ class PddlPlanner(SubgoalPlanner):
         problem = self.problem(goal, state)
         solution = solve(DOMAIN, problem.text)
         self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,
-                                        len(solution.actions or ()), solution.solved))
+                                        len(solution.actions or ()), solution.solved, problem.text))
         if not solution.solved:
             return None, f"no plan reaches the goal: {solution.reason}"
         return steps_of(solution, problem, state), ""

@@ -80,7 +80,8 @@ def _surfaces(state: SymbolicState, keys: set[str]) -> None:
 def sensible(object_type: str, receptacle_type: str, goal_pair: bool) -> bool:
     """May the plan put this object there? Where AI2-THOR allows it, and either the goal
     names both or it is a usual place for such objects (a knife goes on the counter or in
-    a drawer when the hand must be emptied, not in the fridge)."""
+    a drawer when the hand must be emptied, not in the fridge). Nothing the goal does not
+    name goes into a container the goal names (the knife is not left on the salad plate)."""
     return knowledge.can_put(object_type, receptacle_type) and (
         goal_pair or knowledge.usual_place(object_type, receptacle_type))
 
@@ -104,7 +105,8 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     pickups = [k for k in keys if state.holds("pickupable", k)]
     receptacles = [k for k in keys if state.holds("receptacle", k)]
     init += [f"(can-put {names[o]} {names[r]})" for o in pickups for r in receptacles
-             if o != r and sensible(state.types[o], state.types[r], o in goal.keys and r in goal.keys)]
+             if o != r and sensible(state.types[o], state.types[r], o in goal.keys and r in goal.keys)
+             and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))]
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
             f" (:init {' '.join(init)})\n (:goal {formula}))\n")

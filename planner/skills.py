@@ -25,6 +25,8 @@ from planner.history import ACTION_OPS, History
 
 ACTIONS = {"PickupObject": "Pickup", "PutObject": "Place", "OpenObject": "Open", "CloseObject": "Close",
            "ToggleObjectOn": "ToggleOn", "ToggleObjectOff": "ToggleOff", "SliceObject": "Slice", "PourObject": "Pour"}
+AFFORDANCE = {"Pickup": "pickupable", "Place": "receptacle", "Open": "openable", "Close": "openable",
+              "ToggleOn": "toggleable", "ToggleOff": "toggleable", "Slice": "sliceable", "Pour": None}
 ALREADY = {"Open": "already open", "Close": "already closed", "ToggleOn": "already on", "ToggleOff": "already off"}
 MAX_RETRIES = 3
 MAX_STEPS = 250  # actions one skill may take
@@ -80,9 +82,9 @@ class InteractSkill(Skill):
                 return self.step(observation, belief, detections)
             return SkillStep.fail(f"{self.target} is not visible from where it should be: not where believed")
         self.scanning, self.looked = False, set()
-        centre = project(instance.position, belief.pose, self.camera)
-        x, y = click_point(detection, detections, tuple(self.avoid), centre)
         name = self.queue[0] if self.queue else self.action
+        centre = project(instance.position, belief.pose, self.camera)
+        x, y = click_point(detection, detections, tuple(self.avoid), centre, AFFORDANCE.get(name))
         if self.queue:  # a recovery action on the target itself
             action = LowLevelAction(name, {"x": x, "y": y}, self.target)
         else:
@@ -104,7 +106,7 @@ class InteractSkill(Skill):
         """The result of the interaction taken last step: done, a recovery, or a failure."""
         action, self.pending = self.pending, None
         error = observation.error_message or ""
-        if observation.last_action_success and not took_effect(action, belief):
+        if observation.last_action_success and not took_effect(action, belief, self.pending_belief):
             # the click hit a neighbour: the world changed in another way than planned
             self.history.misclicks[self.target] += 1
             self.history.record(action, self.pending_belief, hit_other=True)
@@ -133,18 +135,21 @@ class InteractSkill(Skill):
         return None
 
 
-def took_effect(action: LowLevelAction, belief: Belief) -> bool:
+def took_effect(action: LowLevelAction, belief: Belief, before: Belief | None = None) -> bool:
     """Does the Belief after a successful action show its effect on the target (when the
-    Belief keeps that state)? A click can land on the cabinet next to the one meant."""
+    Belief keeps that state)? A click can land on the cabinet next to the one meant. An
+    object of the same type picked up instead counts (pieces are interchangeable)."""
     memory = belief.memory
     target = action.receptacle_key if action.action in ("Place", "Pour") else action.object_key
     inst = memory.instances.get(target or "")
     if inst is None:
         return action.action == "Slice"  # the whole is gone: sliced
     if action.action == "Pickup":
-        return memory.held == target
+        held = memory.instances.get(memory.held or "")
+        return memory.held == target or (held is not None and held.object_type == inst.object_type)
     if action.action == "Place":
-        item = memory.instances.get(action.object_key or "")
+        placed = before.memory.held if before is not None and before.memory.held else action.object_key
+        item = memory.instances.get(placed or "")
         return item is None or item.container is None or item.container == target
     state = {"Open": ("is_open", True), "Close": ("is_open", False), "ToggleOn": ("is_toggled", True),
              "ToggleOff": ("is_toggled", False), "Slice": ("is_sliced", True)}.get(action.action)

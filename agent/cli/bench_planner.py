@@ -26,6 +26,9 @@ def add_planner_parser(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--suite", choices=("tatc", "alfred"), default="tatc")
     bench.add_argument("--episodes", type=positive_int, default=48, help="episodes, spread over the split (default 48)")
     bench.add_argument("--data", default="../shared/data/alfred_train.jsonl.gz", help="ALFRED trajectories (--suite alfred)")
+    bench.add_argument("--compare", type=int, default=0, metavar="N",
+                       help="also time N of the problems with the translator as a subprocess (Fast Downward's "
+                       "usual driver) and with pyperplan if it is installed")
     bench.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     bench.set_defaults(handler=run_planner)
 
@@ -58,6 +61,8 @@ def run_planner(args: argparse.Namespace) -> int:
               "unsolved": sum(not r.solved for r in records), "episodes": len(episodes),
               "success_rate": round(successes / max(len(episodes), 1), 4), "suite": args.suite,
               "seconds": round(time.perf_counter() - started, 1)}
+    if args.compare:
+        result["compare"] = compare([r.problem for r in records if r.problem][: args.compare])
     if args.json:
         print_json(result)
     else:
@@ -70,3 +75,57 @@ def _episodes(args: argparse.Namespace) -> list:
 
     episodes = balanced_order(load_suite(args.suite, "valid_unseen" if args.suite == "tatc" else "dev", args.data))
     return episodes[: args.episodes]
+
+
+def compare(problems: list[str]) -> dict:
+    """Median ms per problem: in-process translator + search (ours), the translator as a
+    subprocess + search, and pyperplan (pure Python; if installed and if it can read the domain)."""
+    import statistics
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from planner.domain import DOMAIN
+    from planner.fast_downward import SEARCH, downward_binary, solve
+
+    def timed(fn) -> tuple[float, bool]:
+        start = time.perf_counter()
+        ok = fn()
+        return (time.perf_counter() - start) * 1000, ok
+
+    out: dict[str, object] = {"problems": len(problems)}
+    ours, sub, pyper = [], [], []
+    pyperplan_error = ""
+    with tempfile.TemporaryDirectory() as tmp:
+        domain = Path(tmp) / "domain.pddl"
+        domain.write_text(DOMAIN)
+        for i, text in enumerate(problems):
+            problem = Path(tmp) / f"p{i}.pddl"
+            problem.write_text(text)
+            ours.append(timed(lambda text=text: solve(DOMAIN, text).solved))
+
+            def subprocess_fd(problem: Path = problem) -> bool:
+                sas = Path(tmp) / "output.sas"
+                subprocess.run([sys.executable, "-m", "fast_downward.translate", str(domain), str(problem),
+                                "--sas-file", str(sas)], capture_output=True, check=True, cwd=tmp)
+                run = subprocess.run([str(downward_binary()), *SEARCH], stdin=sas.open(), capture_output=True,
+                                     text=True, cwd=tmp)
+                return "Solution found" in run.stdout
+            sub.append(timed(subprocess_fd))
+            if not pyperplan_error:
+                try:
+                    from pyperplan.planner import search_plan
+
+                    pyper.append(timed(lambda problem=problem: search_plan(str(domain), str(problem), "gbf", "hff") is not None))
+                except ImportError:
+                    pyperplan_error = "not installed"
+                except Exception as error:  # pyperplan reads STRIPS only
+                    pyperplan_error = f"{type(error).__name__}: {str(error)[:120]}"
+    for name, rows in (("in_process", ours), ("subprocess_translate", sub), ("pyperplan", pyper)):
+        if rows:
+            out[name] = {"median_ms": round(statistics.median(ms for ms, _ in rows), 1),
+                         "solved": sum(ok for _, ok in rows)}
+    if pyperplan_error:
+        out["pyperplan"] = pyperplan_error
+    return out
