@@ -37,6 +37,7 @@ class History:
     full: set[str] = field(default_factory=set)
     not_found: set[str] = field(default_factory=set)
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
+    avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
 
     def has(self, key: str, flag: str) -> bool:

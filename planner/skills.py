@@ -45,7 +45,7 @@ class InteractSkill(Skill):
         self.looked: set[float] = set()
         self.reach: float | None = None  # set from the target's height on the first step
         self.scanning = False
-        self.avoid: list[tuple[float, float]] = []
+        self.avoid: list[tuple[float, float]] = list(history.avoid.get(self.target or "", ()))
         self.queue: list[str] = []  # recovery actions to take before the subgoal's own (e.g. "Open")
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
@@ -109,6 +109,7 @@ class InteractSkill(Skill):
         if observation.last_action_success and not took_effect(action, belief, self.pending_belief):
             # the click hit a neighbour: the world changed in another way than planned
             self.history.misclicks[self.target] += 1
+            self.history.avoid.setdefault(self.target, []).append((action.target["x"], action.target["y"]))
             self.history.record(action, self.pending_belief, hit_other=True)
             return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")
         if observation.last_action_success or ALREADY.get(action.action, "\0") in error:
@@ -137,16 +138,14 @@ class InteractSkill(Skill):
 
 def took_effect(action: LowLevelAction, belief: Belief, before: Belief | None = None) -> bool:
     """Does the Belief after a successful action show its effect on the target (when the
-    Belief keeps that state)? A click can land on the cabinet next to the one meant. An
-    object of the same type picked up instead counts (pieces are interchangeable)."""
+    Belief keeps that state)? A click can land on the cabinet next to the one meant."""
     memory = belief.memory
     target = action.receptacle_key if action.action in ("Place", "Pour") else action.object_key
     inst = memory.instances.get(target or "")
     if inst is None:
         return action.action == "Slice"  # the whole is gone: sliced
     if action.action == "Pickup":
-        held = memory.instances.get(memory.held or "")
-        return memory.held == target or (held is not None and held.object_type == inst.object_type)
+        return memory.held == target
     if action.action == "Place":
         placed = before.memory.held if before is not None and before.memory.held else action.object_key
         item = memory.instances.get(placed or "")
