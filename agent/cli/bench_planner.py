@@ -73,7 +73,10 @@ def run_planner(args: argparse.Namespace) -> int:
 def _episodes(args: argparse.Namespace) -> list:
     from agent.evaluation.suites import balanced_order, load_suite
 
-    episodes = balanced_order(load_suite(args.suite, "valid_unseen" if args.suite == "tatc" else "dev", args.data))
+    if args.suite == "tatc":
+        episodes = balanced_order(load_suite("tatc", "valid_unseen"))
+    else:
+        episodes = balanced_order(load_suite("alfred", "dev", args.data))
     return episodes[: args.episodes]
 
 
