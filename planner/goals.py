@@ -98,7 +98,8 @@ class Binder:
                 wholes = [self.state.add_unlocated(whole)]
             for w in wholes:
                 self.goal.keys.add(w)
-                chosen += [p for p in self.state.add_pieces(w, count) if p not in self.used][: count - len(chosen)]
+                taken = sum(1 for k in self.used if k.startswith(f"{w}~"))  # pieces other roles took
+                chosen += [p for p in self.state.add_pieces(w, count + taken) if p not in self.used][: count - len(chosen)]
             if len(chosen) < count:
                 raise GoalError(f"the goal needs {count} {piece_type}, only {len(chosen)} can be made", whole)
         self.used.update(chosen)

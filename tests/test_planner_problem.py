@@ -158,3 +158,16 @@ def test_the_planner_gives_up_after_too_many_failed_subgoals():
         p._last_failure = SkillFailure(step, "missed", 1)
     final = p.plan(COFFEE, scene, p._last_failure)
     assert final.status.state == PlannerState.FAILING and "gave up after 2" in final.status.reason and not final.steps
+
+
+def test_roles_share_the_pieces_of_one_whole():
+    scene = belief(kitchen(more=[("Bread", "Bread", (0.0, 1.0, 0.8), "Counter", {}),
+                                 ("Toaster", "Toaster", (0.4, 1.0, 0.8), "Counter", {"is_toggled": False}),
+                                 ("Plate2", "Plate", (-0.1, 0.95, 0.9), "Counter", {"is_dirty": False})]))
+    params = {"coffees": "0", "toast_plates": "2", "potato_servings": "0", "potato_container": "Plate",
+              "apple_servings": "0", "apple_container": "Plate", "sandwiches": "0", "sandwich_lettuce": "0",
+              "sandwich_tomato": "0", "salads": "0", "salad_lettuce": "0", "salad_tomato": "0", "salad_potato": "0",
+              "serving_place": "CounterTop"}
+    plan = planner().plan(Goal(TaskSpec(teach_task="Breakfast", teach_params=params)), scene)
+    assert plan.status.state == PlannerState.ACTING, plan.status.reason
+    assert ("SliceObject", "Bread", None) in actions(plan)
