@@ -16,6 +16,7 @@ An impossible goal ends as status FAILING with the reason and the missing object
 
 from __future__ import annotations
 
+import resource
 import time
 from dataclasses import dataclass
 
@@ -53,6 +54,7 @@ class SolveRecord:
     steps: int
     solved: bool
     problem: str = ""  # the PDDL problem text (for comparing planners on the same problems)
+    cpu_ms: float = 0.0  # CPU time of this process and the search subprocess (robust to a busy machine)
 
 
 class SubgoalPlanner(Planner):
@@ -168,14 +170,20 @@ class PddlPlanner(SubgoalPlanner):
         return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())))
 
     def _solve(self, goal: Goal, state: SymbolicState) -> tuple[list[PlannedSubgoal] | None, str]:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_seconds()
         problem = self.problem(goal, state)
         solution = solve(DOMAIN, problem.text)
         self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,
-                                        len(solution.actions or ()), solution.solved, problem.text))
+                                        len(solution.actions or ()), solution.solved, problem.text,
+                                        (_cpu_seconds() - cpu) * 1000))
         if not solution.solved:
             return None, f"no plan reaches the goal: {solution.reason}"
         return steps_of(solution, problem, state), ""
+
+
+def _cpu_seconds() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def steps_of(solution: Solution, problem: Problem, state: SymbolicState) -> list[PlannedSubgoal]:
