@@ -181,3 +181,38 @@ def test_a_run_can_start_from_a_weights_file(tiny_run, tmp_path):
                          "model": ModelConfig(num_classes=len(CLASSES), image_size=96)})
     with pytest.raises(Exception, match="network or classes differ"):
         train(wrong, progress=False)
+
+
+@pytest.fixture(scope="module")
+def reference_frame():
+    """A fixed valid_unseen kitchen view (FloorPlan10, never trained on): the fridge on the
+    left, the counter top across, the sink in front."""
+    from types import SimpleNamespace
+
+    from simulator.sim import Simulator
+    from simulator.spawn import random_start
+
+    sim = Simulator(SimpleNamespace(render="egl", width=300, height=300, field_of_view=90.0))
+    sim.reset(random_start("FloorPlan10", 0))
+    agent = sim.world.agents[FOLLOWER]
+    agent.x, agent.z, agent.rotation, agent.horizon = -1.25, -0.5, 90, 30.0
+    frames = sim.instance_frame(FOLLOWER)
+    truth: dict[str, list[np.ndarray]] = {}
+    for object_id in frames.visible_ids(50):
+        truth.setdefault(sim.world.objects[object_id].object_type, []).append(frames.mask(object_id))
+    return np.array(frames.rgb), truth
+
+
+def test_the_shipped_weights_name_what_they_find_in_a_reference_frame(reference_frame):
+    """The shipped model on a floor plan it never saw: every detection it reports names a
+    real object of that class (mask IoU >= 0.5), and the big surfaces are among them. (It
+    misses this fridge, and scores the sink 0.42, under the module's 0.5: docs/perception.md.)"""
+    rgb, truth = reference_frame
+    assert {"Fridge", "CounterTop", "Sink", "Cabinet"} <= set(truth)
+    module = MaskRCNNPerception()  # the shipped perception/weights/maskrcnn.pt
+    assert module.meta["steps"] > 0 and "float16" in module.meta["stored"]
+    detections = module.detect(observation(rgb))
+    for d in detections:
+        iou = max((float((d.mask & t).sum() / (d.mask | t).sum()) for t in truth.get(d.object_type, [])), default=0.0)
+        assert iou >= 0.5, (d.object_type, round(d.score, 2), round(iou, 2))
+    assert {"CounterTop", "Cabinet", "Drawer"} <= {d.object_type for d in detections}
