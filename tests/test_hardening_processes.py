@@ -134,6 +134,9 @@ def test_a_killed_worker_is_one_line_naming_its_episode_and_the_run_resumes(tmp_
     assert len(lines) == 1 and lines[0].startswith("nesy eval: error:"), err
     done = {r["episode_id"] for r in read_rows(out / "episodes.jsonl", repair=False)}
     named = [word.strip(",;:()") for word in lines[0].split() if word.startswith("tatc-valid_unseen-")]
-    assert named and not set(named) & done, (lines[0], sorted(done))
+    if "between two episodes" in lines[0]:  # on a loaded machine the worker may be idle when killed
+        assert not named, lines[0]
+    else:
+        assert named and not set(named) & done, (lines[0], sorted(done))
     assert "killed" in lines[0] and "same command" in lines[0]
     assert survivors(workers, seconds=10) == []
