@@ -4,11 +4,11 @@ the target, to compute the shortest path and to score).
 
 An episode: a seeded random start state of a valid_unseen floor plan (objects on and in
 receptacles, closed ones included), a random pickupable type present in it, and a
-find-and-reach driver: while no instance of the type is in memory it follows the
-searcher's targets (walks to a frontier and turns to where the map is still unknown; walks
-to a receptacle and looks at it, opening a closed one with a click inside its mask), after
-first turning where it starts to where the map is unknown, then walks to the remembered instance and stops
-when the navigator says it has arrived. Success: at the stop, an object of that type is
+find-and-reach driver: it first turns, where it starts, towards where the map is still
+unknown; while no instance of the type is in memory it follows the searcher's targets
+(walks to a frontier and turns towards the unknown; walks to a receptacle and looks at it,
+opening a closed one with a click inside its mask); then it walks to the nearest
+remembered instance and stops when the navigator says it has arrived. Success: at the stop, an object of that type is
 visible to the simulator, within reach and drawn in the frame. SPL weights success by the
 oracle expert's shortest sequence (walk, open the closed container if any, look).
 ``ms_per_step``: one map update plus one decision (search and navigation), CPU time of the

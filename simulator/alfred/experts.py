@@ -130,14 +130,14 @@ def check_experts(trajectories: Iterable[Trajectory], progress=None, clicks: Any
     report = ExpertReport()
     sim = Simulator() if clicks is None else _alfred_rendered()
     for trajectory in trajectories:
-        recorded = clicks.get(trajectory.task_id) if clicks is not None and trajectory.floor_plan in supported else ()
         if trajectory.floor_plan not in supported:
             report.unsupported[trajectory.floor_plan] += 1
-        elif recorded is None:
+        elif clicks is None:
+            report.results.append(replay(trajectory, sim))
+        elif (recorded := clicks.get(trajectory.task_id)) is None:
             report.without_points += 1
         else:
-            points = {r.low_idx: r.point for r in recorded} if clicks is not None else None
-            report.results.append(replay(trajectory, sim, points))
+            report.results.append(replay(trajectory, sim, {r.low_idx: r.point for r in recorded}))
         if progress is not None:
             progress.update(1)
     return report
