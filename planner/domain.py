@@ -11,6 +11,11 @@ when the pot or the potato is put there while it burns); a toaster toasts bread 
 the coffee machine fills a mug in it with coffee; the fridge chills what goes in and
 records it as cooled when closed. Slicing makes the pieces (``piece-of``, declared ahead
 as placeholders) present where the whole was, cooked if it was.
+
+Grounding cost: a conditional effect quantified over two variables is instantiated for
+every pair of objects for every ground action, so what lies under a tap or in a vessel on a
+burner is a derived predicate (``under-tap``, ``on-in-vessel``, ``in-water-pot``) and the
+effects quantify over one variable (same plans, ~20% less translation time).
 """
 
 from __future__ import annotations
@@ -45,10 +50,13 @@ DOMAIN = """
   (present ?o) (unlocated ?o) (at ?o) (holding ?o) (handempty) (in ?o ?r) (opened ?o) (on ?o)
   (sliced ?o) (dirty ?o) (water ?o) (coffee ?o) (hot ?o) (cold ?o) (cooked ?o) (boiled ?o)
   (cleaned ?o) (heated ?o) (cooled ?o)
-  (within ?o ?r) (running ?b) (lit-under ?v) (shut-in ?o))
+  (within ?o ?r) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
 
  (:derived (within ?o ?r) (or (in ?o ?r) (exists (?m) (and (in ?o ?m) (within ?m ?r)))))
  (:derived (shut-in ?o) (exists (?r) (and (in ?o ?r) (or (and (openable ?r) (not (opened ?r))) (shut-in ?r)))))
+ (:derived (under-tap ?s ?x) (exists (?b) (and (controls ?s ?b) (in ?x ?b))))
+ (:derived (on-in-vessel ?x ?s) (exists (?v) (and (vessel ?v) (in ?v ?s) (in ?x ?v))))
+ (:derived (in-water-pot ?x ?s) (exists (?v) (and (pot ?v) (water ?v) (in ?v ?s) (in ?x ?v))))
  (:derived (running ?b) (and (basin ?b) (exists (?f) (and (controls ?f ?b) (on ?f)))))
  (:derived (lit-under ?v) (and (vessel ?v) (exists (?b) (and (burner ?b) (on ?b) (in ?v ?b)))))
 
@@ -102,14 +110,14 @@ DOMAIN = """
   :parameters (?s)
   :precondition (and (at ?s) (toggleable ?s) (not (on ?s)) (present ?s) (not (shut-in ?s)))
   :effect (and (on ?s)
-               (forall (?b ?x) (when (and (faucet ?s) (controls ?s ?b) (in ?x ?b)) (and (not (dirty ?x)) (cleaned ?x))))
-               (forall (?b ?x) (when (and (faucet ?s) (controls ?s ?b) (in ?x ?b) (fillable ?x)) (and (water ?x) (not (coffee ?x)))))
+               (forall (?x) (when (and (faucet ?s) (under-tap ?s ?x)) (and (not (dirty ?x)) (cleaned ?x))))
+               (forall (?x) (when (and (faucet ?s) (under-tap ?s ?x) (fillable ?x)) (and (water ?x) (not (coffee ?x)))))
                (forall (?x) (when (and (microwave ?s) (not (opened ?s)) (in ?x ?s)) (and (hot ?x) (heated ?x))))
                (forall (?x) (when (and (microwave ?s) (not (opened ?s)) (in ?x ?s) (cookable ?x)) (cooked ?x)))
                (forall (?v) (when (and (burner ?s) (in ?v ?s) (vessel ?v)) (hot ?v)))
-               (forall (?v ?x) (when (and (burner ?s) (in ?v ?s) (vessel ?v) (in ?x ?v)) (hot ?x)))
-               (forall (?v ?x) (when (and (burner ?s) (in ?v ?s) (vessel ?v) (in ?x ?v) (cookable ?x)) (cooked ?x)))
-               (forall (?v ?x) (when (and (burner ?s) (in ?v ?s) (pot ?v) (water ?v) (in ?x ?v) (potato ?x)) (boiled ?x)))
+               (forall (?x) (when (and (burner ?s) (on-in-vessel ?x ?s)) (hot ?x)))
+               (forall (?x) (when (and (burner ?s) (on-in-vessel ?x ?s) (cookable ?x)) (cooked ?x)))
+               (forall (?x) (when (and (burner ?s) (in-water-pot ?x ?s) (potato ?x)) (boiled ?x)))
                (forall (?x) (when (and (toaster ?s) (in ?x ?s) (breadslice ?x)) (and (hot ?x) (cooked ?x))))
                (forall (?x) (when (and (coffeemachine ?s) (in ?x ?s) (fillable ?x)) (and (coffee ?x) (not (water ?x)))))))
 

@@ -6,6 +6,12 @@ time on small household problems, and starting a Python interpreter per plan wou
 more than the search); the SAS+ task goes to the ``downward`` binary on stdin and the plan
 comes back on stdout. Search: lazy greedy best-first with the FF heuristic and preferred
 operators (supports the domain's conditional effects and derived predicates).
+
+What can be reused is: the domain is parsed once (a pickled copy of the parsed domain per
+problem, since normalising changes it in place), and solutions are remembered by problem
+text (``CACHE_SIZE`` of them): translation and search are deterministic, so a replan of a
+problem met before (a failed step that changed nothing the planner sees, a later episode
+in the same state) gets the same plan without solving it again.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ import contextlib
 import importlib.util
 import io
 import os
+import pickle
 import subprocess
 import tempfile
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +33,7 @@ from contracts.errors import NesyError
 
 SEARCH = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
 TIMEOUT = 20.0  # seconds for one search
+CACHE_SIZE = 512  # solutions remembered by problem text
 
 
 @dataclass(frozen=True)
@@ -68,13 +77,46 @@ def _translator():
     return lisp_parser, parsing_functions, normalize, translate_main
 
 
+@lru_cache(maxsize=4)
+def _parsed_domain(domain: str) -> bytes:
+    """The parsed domain (``parse_domain_pddl``'s parts), pickled."""
+    lisp_parser, parsing_functions, _, _ = _translator()
+    with contextlib.redirect_stdout(io.StringIO()):
+        parts = list(parsing_functions.parse_domain_pddl(parsing_functions.Context(),
+                                                         lisp_parser.parse_nested_list(domain.splitlines())))
+    return pickle.dumps(parts)
+
+
+def parse_task(domain: str, problem: str):
+    """The translator's task of a domain and problem, as ``parse_task`` makes it, from a
+    fresh copy of the domain parsed once."""
+    from fast_downward.translate import pddl
+
+    lisp_parser, parsing_functions, _, _ = _translator()
+    (domain_name, requirements, types, type_dict, constants, predicates, predicate_dict, functions,
+     actions, axioms) = pickle.loads(_parsed_domain(domain))
+    context = parsing_functions.Context()
+    problem_pddl = lisp_parser.parse_nested_list(problem.splitlines())
+    if not isinstance(problem_pddl, list):
+        context.error("Invalid definition of a PDDL problem.")
+    name, problem_domain, problem_requirements, objects, init, goal, use_metric = parsing_functions.parse_problem_pddl(
+        context, problem_pddl, type_dict, predicate_dict, {c.name for c in constants})
+    if problem_domain != domain_name:
+        context.error(f"The problem's domain ({problem_domain}) is not {domain_name}.")
+    requirements = pddl.Requirements(sorted(set(requirements.requirements + problem_requirements.requirements)))
+    objects = constants + objects
+    parsing_functions.check_for_duplicates(context, [o.name for o in objects], "object")
+    init += [pddl.Atom("=", (obj.name, obj.name)) for obj in objects]
+    return pddl.Task(domain_name, name, requirements, types, objects, predicates, functions, init, goal,
+                     actions, axioms, use_metric)
+
+
 def translate(domain: str, problem: str) -> str | None:
     """The SAS+ task text of a PDDL domain and problem (None: proved unsolvable while
     grounding)."""
-    lisp_parser, parsing_functions, normalize, translate_main = _translator()
+    _, _, normalize, translate_main = _translator()
     with contextlib.redirect_stdout(io.StringIO()):
-        task = parsing_functions.parse_task(lisp_parser.parse_nested_list(domain.splitlines()),
-                                            lisp_parser.parse_nested_list(problem.splitlines()))
+        task = parse_task(domain, problem)
         normalize.normalize(task)
         sas = translate_main.pddl_to_sas(task)
         out = io.StringIO()
@@ -88,8 +130,25 @@ def _goal_true(sas) -> bool:
     return all(sas.init.values[var] == val for var, val in sas.goal.pairs)
 
 
+_SOLVED: OrderedDict[tuple[str, str], Solution] = OrderedDict()
+
+
 def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
-    """Translate in-process, search with ``downward``; the plan's actions in order."""
+    """The plan's actions in order: remembered if this problem was solved before, else
+    translated in-process and searched with ``downward``."""
+    key = (domain, problem)
+    if key in _SOLVED:
+        _SOLVED.move_to_end(key)
+        return _SOLVED[key]
+    solution = _solve(domain, problem, timeout)
+    if solution.solved or "exists" in solution.reason:  # not a timeout: the same next time
+        _SOLVED[key] = solution
+        while len(_SOLVED) > CACHE_SIZE:
+            _SOLVED.popitem(last=False)
+    return solution
+
+
+def _solve(domain: str, problem: str, timeout: float) -> Solution:
     start = time.perf_counter()
     try:
         sas = translate(domain, problem)
