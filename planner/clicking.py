@@ -64,7 +64,7 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     Only detections that afford the action (``affordance``: "pickupable", ...) compete."""
     h, w = target.mask.shape
     others = [d for d in detections if d is not target
-              and (affordance is None or knowledge.has(d.object_type, affordance))]
+              and knowledge.affords(d.object_type, affordance)]
     layers = (others, [d for d in others if d.object_type != target.object_type],
               [d for d in others if d.pixels < target.pixels])
     free = target.mask

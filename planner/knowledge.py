@@ -33,6 +33,19 @@ def properties(object_type: str) -> frozenset[str]:
     return frozenset(_data()["properties"].get(object_type, ()))
 
 
+POUR_TARGETS = ("HousePlant", "SinkBasin", "BathtubBasin")  # take a pour besides fillable things
+
+
+def affords(object_type: str, affordance: str | None) -> bool:
+    """Can a click for an action needing ``affordance`` ("pickupable", ..., "pourable";
+    None: any) select an object of this type?"""
+    if affordance is None:
+        return True
+    if affordance == "pourable":
+        return has(object_type, "fillable") or object_type in POUR_TARGETS
+    return has(object_type, affordance)
+
+
 def has(object_type: str, prop: str) -> bool:
     return prop in properties(object_type)
 

@@ -22,13 +22,15 @@ from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
 from planner import knowledge
 from planner.clicking import click_point, find_target, project
 from planner.history import ACTION_OPS, History
+from planner.raycast import better_view, ray_click
 
 ACTIONS = {"PickupObject": "Pickup", "PutObject": "Place", "OpenObject": "Open", "CloseObject": "Close",
            "ToggleObjectOn": "ToggleOn", "ToggleObjectOff": "ToggleOff", "SliceObject": "Slice", "PourObject": "Pour"}
 AFFORDANCE = {"Pickup": "pickupable", "Place": "receptacle", "Open": "openable", "Close": "openable",
-              "ToggleOn": "toggleable", "ToggleOff": "toggleable", "Slice": "sliceable", "Pour": None}
+              "ToggleOn": "toggleable", "ToggleOff": "toggleable", "Slice": "sliceable", "Pour": "pourable"}
 ALREADY = {"Open": "already open", "Close": "already closed", "ToggleOn": "already on", "ToggleOff": "already off"}
 MAX_RETRIES = 3
+MAX_MOVES = 3  # steps aside or back to find a view with a clean click
 MAX_STEPS = 250  # actions one skill may take
 HORIZONS = (0.0, 30.0, -30.0, 60.0)  # camera horizons to scan when the target is not in view on arrival
 REACH = 1.0  # metres (horizontal) the skill approaches to; AI2-THOR's reach is 1.5 m from the camera
@@ -41,7 +43,7 @@ class InteractSkill(Skill):
         self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
-        self.retries = self.steps = 0
+        self.retries = self.steps = self.moves = 0
         self.looked: set[float] = set()
         self.reach: float | None = None  # set from the target's height on the first step
         self.scanning = False
@@ -84,13 +86,25 @@ class InteractSkill(Skill):
         self.scanning, self.looked = False, set()
         name = self.queue[0] if self.queue else self.action
         centre = project(instance.position, belief.pose, self.camera)
-        x, y = click_point(detection, detections, tuple(self.avoid), centre, AFFORDANCE.get(name))
+        affordance = AFFORDANCE.get(name)
+        point = ray_click(instance, detection.mask, belief, self.camera, affordance, tuple(self.avoid))
+        if point is None and self.moves < MAX_MOVES:  # no clean click from here: step to a better view
+            move = better_view(instance, belief, self.camera, affordance)
+            if move is not None:
+                self.moves += 1
+                self.reach = max(self.reach, move[1] + 0.05)  # the navigator must not walk back
+                return SkillStep.act(LowLevelAction(move[0]))
+        x, y = point or click_point(detection, detections, tuple(self.avoid), centre, affordance)
         if self.queue:  # a recovery action on the target itself
             action = LowLevelAction(name, {"x": x, "y": y}, self.target)
         else:
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
         return SkillStep.act(action)
+
+    def _believed_open(self, belief: Belief) -> bool:
+        inst = belief.memory.instances.get(self.target or "")
+        return inst is not None and bool(inst.states.get("is_open"))
 
     def _scan(self, horizon: float) -> str | None:
         """A look towards the nearest camera horizon not tried yet (None: all tried)."""
@@ -112,6 +126,15 @@ class InteractSkill(Skill):
             self.history.avoid.setdefault(self.target, []).append((action.target["x"], action.target["y"]))
             self.history.record(action, self.pending_belief, hit_other=True)
             return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")
+        if not observation.last_action_success and ALREADY.get(action.action, "\0") in error \
+                and not took_effect(action, belief):
+            # "already open" about a neighbour the click hit (the target is still shut)
+            self.retries += 1
+            if self.retries > MAX_RETRIES:
+                return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")
+            self.avoid.append((action.target["x"], action.target["y"]))
+            self.reach = max((self.reach or REACH) - 0.25, 0.3)
+            return None
         if observation.last_action_success or ALREADY.get(action.action, "\0") in error:
             if observation.last_action_success:
                 self.history.record(action, self.pending_belief)
@@ -120,7 +143,9 @@ class InteractSkill(Skill):
                 return None
             return SkillStep.done()
         lowered = error.lower()
-        if "is closed" in lowered and action.action in ("Place", "Pickup") and not self.queue:
+        if "is closed" in lowered and action.action == "Place" and self._believed_open(belief):
+            error = "the click hit a closed neighbour"  # the target is open: retry elsewhere, below
+        elif "is closed" in lowered and action.action in ("Place", "Pickup") and not self.queue:
             self.queue.append("Open")  # receptacle closed: open it, then do the subgoal
             return None
         if "hand is full" in lowered or "no object in hand" in lowered:
@@ -196,7 +221,8 @@ class SearchSkill(Skill):
             receptacle = belief.memory.instances.get(self.current.goal.instance or "")
             detection = find_target(receptacle, detections, belief.pose, self.camera) if receptacle else None
             if detection is not None:
-                x, y = click_point(detection, detections)
+                point = ray_click(receptacle, detection.mask, belief, self.camera, "openable")
+                x, y = point or click_point(detection, detections, affordance="openable")
                 return SkillStep.act(LowLevelAction("Open", {"x": x, "y": y}, receptacle.key))
         if nav.state == NavigationState.ARRIVED and self.turns < 4 and not self.current.open_receptacle:
             self.turns += 1  # look around where the search led

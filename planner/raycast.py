@@ -1,0 +1,171 @@
+"""Which pixels of a target's mask select the believed instance, by casting rays against
+the believed boxes of the instances in memory.
+
+A click selects the object under it that affords the action, and of several, the smallest
+(the apple in the bowl, the slice on the plate, the drawer rather than the counter around
+it). A detection's mask alone cannot tell where a neighbour's box overlaps the target's
+(box masks of stacked shelves and drawers overlap on screen), but the Belief knows every
+instance's 3-D position and extent: a pixel is a good click when its ray meets the
+target's box and no box of a smaller instance that affords the action and is within reach
+(not inside something closed, not held). Of the good pixels, the one deepest inside them
+(farthest from a bad pixel) is chosen, so that small errors of pose or extent do not tip
+the click onto a neighbour.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from contracts.belief import Belief, Cell, ObjectInstance
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes
+from planner import knowledge
+
+INTERACTION_DISTANCE = 1.5  # metres from the camera (AI2-THOR's reach): farther objects take no clicks
+STRIDE = 2  # pixels: rays are cast on a grid this coarse
+
+
+def _box(instance: ObjectInstance) -> tuple[np.ndarray, np.ndarray]:
+    centre, half = np.array(instance.position, float), np.array(instance.extent, float) / 2
+    return centre - half, centre + half
+
+
+def _hits(origin: np.ndarray, rays: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """P x N distances along each ray to each box (inf where the ray misses it)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inv = 1.0 / rays[:, None, :]
+        t1 = (low[None] - origin) * inv
+        t2 = (high[None] - origin) * inv
+    near = np.nanmax(np.minimum(t1, t2), axis=2)
+    far = np.nanmin(np.maximum(t1, t2), axis=2)
+    return np.where(far >= np.maximum(near, 0.0), np.maximum(near, 0.0), np.inf)
+
+
+def _enclosed(instance: ObjectInstance, belief: Belief) -> bool:
+    """Inside a closed container (at any depth), as far as the Belief knows."""
+    instances, seen = belief.memory.instances, set()
+    parent = instances.get(instance.container or "")
+    while parent is not None and parent.key not in seen:
+        if knowledge.has(parent.object_type, "openable") and not parent.states.get("is_open", False):
+            return True
+        seen.add(parent.key)
+        parent = instances.get(parent.container or "")
+    return False
+
+
+def competitors(target: ObjectInstance, belief: Belief, origin: np.ndarray,
+                affordance: str | None) -> list[ObjectInstance]:
+    """Instances a click meant for ``target`` could select instead: within reach, not held,
+    not shut in, affording the action."""
+    out = []
+    for inst in belief.memory.instances.values():
+        if inst.key == target.key or inst.key == belief.memory.held:
+            continue
+        if not knowledge.affords(inst.object_type, affordance):
+            continue
+        low, high = _box(inst)
+        if float(np.linalg.norm(np.maximum(np.maximum(low - origin, origin - high), 0.0))) > INTERACTION_DISTANCE:
+            continue
+        if not _enclosed(inst, belief):
+            out.append(inst)
+    return out
+
+
+def good_pixels(target: ObjectInstance, mask: np.ndarray, belief: Belief, camera: CameraIntrinsics,
+                affordance: str | None, pose: Pose | None = None) -> np.ndarray:
+    """H x W bool: pixels of ``mask`` (on the ``STRIDE`` grid) whose click from ``pose``
+    (default: the Belief's) would select ``target``."""
+    pose = pose or belief.pose
+    h, w = mask.shape
+    origin = np.array([pose.x, camera.camera_height, pose.z])
+    good = np.zeros_like(mask, dtype=bool)
+    grid = np.zeros_like(mask, dtype=bool)
+    grid[STRIDE // 2::STRIDE, STRIDE // 2::STRIDE] = True
+    rows, cols = np.nonzero(mask & grid)
+    if rows.size == 0:
+        return good
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    rays = (forward[None] + ((cols + 0.5 - w / 2) / camera.focal)[:, None] * right[None]
+            - ((rows + 0.5 - h / 2) / camera.focal)[:, None] * up[None])
+    low, high = _box(target)
+    mine = _hits(origin, rays, low[None], high[None])[:, 0]
+    ok = np.isfinite(mine)
+    others = competitors(target, belief, origin, affordance)
+    if others and ok.any():
+        boxes = [_box(o) for o in others]
+        dist = _hits(origin, rays, np.array([b[0] for b in boxes]), np.array([b[1] for b in boxes]))
+        volume = np.array([float(np.prod(o.extent)) for o in others])
+        own = float(np.prod(target.extent))
+        smaller = volume < own - 1e-9
+        tied = np.abs(volume - own) <= 1e-9
+        blocked = (np.isfinite(dist) & smaller[None]).any(axis=1) | \
+                  ((dist < mine[:, None]) & tied[None]).any(axis=1)
+        ok &= ~blocked
+    good[rows[ok], cols[ok]] = True
+    return good
+
+
+def ray_click(target: ObjectInstance, mask: np.ndarray, belief: Belief, camera: CameraIntrinsics,
+              affordance: str | None, avoid: tuple[tuple[float, float], ...] = ()) -> tuple[float, float] | None:
+    """Relative (x, y) of the good pixel deepest inside the good region (None: no pixel
+    of the mask selects the target, as far as the Belief tells)."""
+    good = good_pixels(target, mask, belief, camera, affordance)
+    h, w = good.shape
+    for x, y in avoid:
+        r, c = int(y * h), int(x * w)
+        good[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
+    if not good.any():
+        return None
+    # grow the grid samples into blocks so the distance transform sees a solid region
+    solid = cv2.dilate(good.astype(np.uint8), np.ones((STRIDE, STRIDE), np.uint8))
+    depth = cv2.distanceTransform(np.pad(solid, 1), cv2.DIST_L2, 3)[1:-1, 1:-1] * good
+    r, c = np.unravel_index(int(np.argmax(depth)), depth.shape)
+    return (c + 0.5) / w, (r + 0.5) / h
+
+
+MOVES = {"Backward": (0.0, -1.0), "Pan Left": (-1.0, 0.0), "Pan Right": (1.0, 0.0), "Forward": (0.0, 1.0)}
+STEP = 0.25  # metres per move (AI2-THOR's grid)
+
+
+def box_on_screen(target: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
+    """H x W bool: the screen rectangle of the target's believed box seen from ``pose``."""
+    low, high = _box(target)
+    corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    d = corners - np.array([pose.x, camera.camera_height, pose.z])
+    depth = d @ forward
+    mask = np.zeros((camera.height, camera.width), dtype=bool)
+    if (depth <= 1e-3).any():
+        return mask  # partly behind the camera: leave it to the navigator
+    cols = camera.width / 2 + (d @ right) / depth * camera.focal
+    rows = camera.height / 2 - (d @ up) / depth * camera.focal
+    c0, c1 = int(max(np.floor(cols.min()), 0)), int(min(np.ceil(cols.max()), camera.width))
+    r0, r1 = int(max(np.floor(rows.min()), 0)), int(min(np.ceil(rows.max()), camera.height))
+    if c0 < c1 and r0 < r1:
+        mask[r0:r1, c0:c1] = True
+    return mask
+
+
+def better_view(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics,
+                affordance: str | None) -> tuple[str, float] | None:
+    """When no pixel of the target selects it from here: the one-step move (Backward, Pan
+    Left/Right, Forward) onto a free cell, within reach, from which most pixels would, with
+    the horizontal distance to the target's box there (None: no move helps)."""
+    pose = belief.pose
+    h = np.radians(pose.heading)
+    ahead, side = np.array([np.sin(h), np.cos(h)]), np.array([np.cos(h), -np.sin(h)])
+    low, high = _box(target)
+    best: tuple[int, str, float] | None = None
+    for name, (dx, dz) in MOVES.items():
+        x, z = np.array([pose.x, pose.z]) + STEP * (dx * side + dz * ahead)
+        if belief.grid.state_at(float(x), float(z)) != Cell.FREE:
+            continue
+        eye = np.array([x, camera.camera_height, z])
+        if float(np.linalg.norm(np.maximum(np.maximum(low - eye, eye - high), 0.0))) > INTERACTION_DISTANCE - 0.1:
+            continue
+        moved = Pose(float(x), float(z), pose.heading, pose.horizon)
+        count = int(good_pixels(target, box_on_screen(target, moved, camera), belief, camera, affordance, moved).sum())
+        if count > 0 and (best is None or count > best[0]):
+            flat = np.maximum(np.maximum(low[[0, 2]] - (x, z), (x, z) - high[[0, 2]]), 0.0)
+            best = (count, name, float(np.hypot(*flat)))
+    return None if best is None else (best[1], best[2])
