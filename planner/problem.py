@@ -33,6 +33,7 @@ TOOLS = {
 WATER_CARRIERS = ("WateringCan", "Cup", "Mug", "Bowl", "Pot", "Bottle", "Kettle")
 SURFACES = 2  # nearby open surfaces to put things down on
 _TOKEN = re.compile(r"[()\s]+|[^()\s]+")
+_PLACED = re.compile(r"\((in|within)\s+([^()\s]+)\s+([^()\s]+)\)")
 
 
 @dataclass(frozen=True)
@@ -81,9 +82,23 @@ def sensible(object_type: str, receptacle_type: str, goal_pair: bool) -> bool:
     """May the plan put this object there? Where AI2-THOR allows it, and either the goal
     names both or it is a usual place for such objects (a knife goes on the counter or in
     a drawer when the hand must be emptied, not in the fridge). Nothing the goal does not
-    name goes into a container the goal names (the knife is not left on the salad plate)."""
+    name goes into a container the goal names (the knife is not left on the salad plate),
+    and into a movable container the goal names (a plate, a bowl) only what the goal wants
+    in it (``placed``): a plate parked on the other plate of a breakfast is then taken
+    with it, and a click meant for the lower one picks up the upper."""
     return knowledge.can_put(object_type, receptacle_type) and (
         goal_pair or knowledge.usual_place(object_type, receptacle_type))
+
+
+def placed(goal: CompiledGoal) -> set[tuple[str, str]]:
+    """(object, receptacle) pairs the goal formula wants one in the other (``in``/``within``)."""
+    return {(o, r) for _, o, r in _PLACED.findall(goal.formula)}
+
+
+def _goal_pair(o: str, r: str, goal: CompiledGoal, state: SymbolicState, wanted: set[tuple[str, str]]) -> bool:
+    if o not in goal.keys or r not in goal.keys:
+        return False
+    return not state.holds("pickupable", r) or (o, r) in wanted
 
 
 def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
@@ -104,8 +119,9 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
             init.append(f"(single {names[key]})")
     pickups = [k for k in keys if state.holds("pickupable", k)]
     receptacles = [k for k in keys if state.holds("receptacle", k)]
+    wanted = placed(goal)
     init += [f"(can-put {names[o]} {names[r]})" for o in pickups for r in receptacles
-             if o != r and sensible(state.types[o], state.types[r], o in goal.keys and r in goal.keys)
+             if o != r and sensible(state.types[o], state.types[r], _goal_pair(o, r, goal, state, wanted))
              and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))]
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
