@@ -11,7 +11,8 @@ What can be reused is: the domain is parsed once (a pickled copy of the parsed d
 problem, since normalising changes it in place), and solutions are remembered by problem
 text (``CACHE_SIZE`` of them): translation and search are deterministic, so a replan of a
 problem met before (a failed step that changed nothing the planner sees, a later episode
-in the same state) gets the same plan without solving it again.
+in the same state) gets the same plan without solving it again; a search that ran out of
+time is not run again on the same problem either (it fails at once).
 """
 
 from __future__ import annotations
@@ -141,10 +142,9 @@ def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
     solution = _solve(domain, problem, timeout)
-    if solution.solved or "exists" in solution.reason:  # not a timeout: the same next time
-        _SOLVED[key] = solution
-        while len(_SOLVED) > CACHE_SIZE:
-            _SOLVED.popitem(last=False)
+    _SOLVED[key] = solution  # a search that ran out of time would run out of time again
+    while len(_SOLVED) > CACHE_SIZE:
+        _SOLVED.popitem(last=False)
     return solution
 
 
