@@ -94,12 +94,12 @@ def good_pixels(target: ObjectInstance, mask: np.ndarray, belief: Belief, camera
     if others and ok.any():
         boxes = [_box(o) for o in others]
         dist = _hits(origin, rays, np.array([b[0] for b in boxes]), np.array([b[1] for b in boxes]))
-        volume = np.array([float(np.prod(o.extent)) for o in others])
-        own = float(np.prod(target.extent))
-        smaller = volume < own - 1e-9
-        tied = np.abs(volume - own) <= 1e-9
+        volume = np.array([round(float(np.prod(o.extent)), 6) for o in others])
+        own = round(float(np.prod(target.extent)), 6)
+        smaller, tied = volume < own, volume == own
+        # a box as small and as near (two plates stacked on one shelf) may take the click too
         blocked = (np.isfinite(dist) & smaller[None]).any(axis=1) | \
-                  ((dist < mine[:, None]) & tied[None]).any(axis=1)
+                  ((dist <= mine[:, None] + 1e-3) & tied[None]).any(axis=1)
         ok &= ~blocked
     good[rows[ok], cols[ok]] = True
     return good
