@@ -5,8 +5,9 @@ or which of ALFRED's records (cleaned, heated, cooled) an object has: they follo
 actions the Follower took and where things were at the time. ``History.record`` applies
 AI2-THOR's appliance rules to each successful action against the Belief of that moment.
 It also remembers what failed: instances that were not where believed (left out of plans
-after ``MISSING_LIMIT`` misses), receptacles a put into failed although open (treated as
-full: cleared before the next put), and types a search did not find.
+after ``MISSING_LIMIT`` misses, or after ``MISCLICK_LIMIT`` clicks that acted on a
+neighbour instead), receptacles a put into failed although open (treated as full: cleared
+before the next put), and types a search did not find.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from contracts.planning import LowLevelAction
 from planner import knowledge
 
 MISSING_LIMIT = 2
+MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
 ACTION_OPS = {
     "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put", "Open": "open",
     "OpenObject": "open", "Close": "close", "CloseObject": "close", "ToggleOn": "toggle_on",
@@ -127,8 +129,10 @@ class History:
         if key is None:
             return
         lowered = reason.lower()
-        if "another object" in lowered:
-            return  # a click on a neighbour: the skill counted it, the Belief shows what changed
+        if "another object" in lowered:  # a click on a neighbour: the skill counted it
+            if self.misclicks[key] >= MISCLICK_LIMIT:  # it cannot be told apart (a twin on the same spot)
+                self.missing[key] = max(self.missing[key], MISSING_LIMIT)
+            return
         if "not where" in lowered or "not visible" in lowered or "not in memory" in lowered or "unreachable" in lowered:
             self.missing[key] += 1
         elif op == "put" and ("full" in lowered or "no room" in lowered or "cannot place" in lowered):
