@@ -190,7 +190,9 @@ def reach_for(height: float, camera_height: float, reach: float = 1.45) -> float
 
 
 class SearchSkill(Skill):
-    """Explore for an object type until memory holds one (or nothing is left to search)."""
+    """Explore for an object type until memory holds one it did not hold when the search
+    began (the plan may need a second plate while the first is in use), or nothing is left
+    to search."""
 
     def __init__(self, object_type: str, navigator: Navigator, camera: CameraIntrinsics, history: History) -> None:
         self.object_type = knowledge.representative(object_type)
@@ -198,11 +200,15 @@ class SearchSkill(Skill):
         self.current: SearchTarget | None = None
         self.turns = self.steps = 0
         self.opening = False
+        self.known: set[str] | None = None  # instances of the type in memory when the search began
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
-        if any(i.object_type == self.object_type and not self.history.gone(i.key)
-               for i in belief.memory.instances.values()):
+        held = {i.key for i in belief.memory.instances.values()
+                if i.object_type == self.object_type and not self.history.gone(i.key)}
+        if self.known is None:
+            self.known = held
+        if held - self.known:
             return SkillStep.done()
         if self.steps > 4 * MAX_STEPS:
             return SkillStep.fail(f"searched {MAX_STEPS * 4} steps for a {self.object_type} without finding one")
