@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -30,17 +31,22 @@ class Camera:
     horizon: float
     field_of_view: float = 90.0
 
-    @property
+    @cached_property
     def position(self) -> np.ndarray:
         return np.array([self.x, self.y, self.z])
 
+    @cached_property
+    def basis(self) -> np.ndarray:
+        """Rows: the (right, up, forward) unit vectors in world coordinates."""
+        r, h = math.radians(self.rotation), math.radians(self.horizon)
+        sr, cr, sh, ch = math.sin(r), math.cos(r), math.sin(h), math.cos(h)
+        # up = forward x right, written out
+        return np.array([[cr, 0.0, -sr], [sh * sr, ch, sh * cr], [sr * ch, -sh, cr * ch]])
+
     def axes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(right, up, forward) unit vectors in world coordinates."""
-        r, h = math.radians(self.rotation), math.radians(self.horizon)
-        forward = np.array([math.sin(r) * math.cos(h), -math.sin(h), math.cos(r) * math.cos(h)])
-        right = np.array([math.cos(r), 0.0, -math.sin(r)])
-        up = np.cross(forward, right)
-        return right, up, forward
+        b = self.basis
+        return b[0], b[1], b[2]
 
     @property
     def tan_half_fov(self) -> float:
@@ -48,9 +54,7 @@ class Camera:
 
     def to_camera(self, points: np.ndarray) -> np.ndarray:
         """World points (..., 3) -> camera coordinates (right, up, forward)."""
-        right, up, forward = self.axes()
-        d = points - self.position
-        return np.stack([d @ right, d @ up, d @ forward], axis=-1)
+        return (points - self.position) @ self.basis.T
 
 
 def box_distances(camera_position: np.ndarray, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -68,21 +72,17 @@ def box_distances(camera_position: np.ndarray, centers: np.ndarray, sizes: np.nd
 
 
 def boxes_in_frustum(camera: Camera, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Conservative frustum test: False only if all 8 corners lie outside one frustum plane."""
+    """Conservative frustum test: False only if the whole box lies outside one frustum
+    plane (the near plane or a side), tested as a box against each plane's normal."""
     if len(centers) == 0:
         return np.zeros(0, dtype=bool)
-    corners = centers[:, None, :] + _CORNERS[None, :, :] * (sizes[:, None, :] / 2)
-    cam = camera.to_camera(corners)  # (N, 8, 3)
-    cx, cy, cz = cam[..., 0], cam[..., 1], cam[..., 2]
+    right, up, forward = camera.basis
     t = camera.tan_half_fov
-    outside = (
-        np.all(cz < NEAR, axis=1)
-        | np.all(cx > cz * t, axis=1)
-        | np.all(cx < -cz * t, axis=1)
-        | np.all(cy > cz * t, axis=1)
-        | np.all(cy < -cz * t, axis=1)
-    )
-    return ~outside
+    normals = np.stack([right - t * forward, -right - t * forward, up - t * forward, -up - t * forward, -forward])
+    offset = (centers - camera.position) @ normals.T  # (N, 5): > 0 is outside for the centre
+    spread = np.abs(sizes) @ np.abs(normals).T / 2
+    limit = np.array([0.0, 0.0, 0.0, 0.0, -NEAR])
+    return ((offset - spread) <= limit).all(axis=1)
 
 
 def project_boxes(camera: Camera, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ from simulator.geometry import (
     heading_vector,
 )
 from simulator.objects import SimObject, encloses
+from simulator.sight import Sight
 from simulator.scenes import Scene, to_cell
 
 AGENT_Y = 0.9009992  # AI2-THOR's agent position y in iTHOR scenes (ALFRED's TeleportFull y)
@@ -58,12 +59,16 @@ class World:
         agents: list[AgentState],
         field_of_view: float = 90.0,
         interaction_distance: float = 1.5,
+        occlusion: bool = False,
     ) -> None:
         self.scene = scene
         self.objects = objects
         self.agents = agents
         self.field_of_view = field_of_view
         self.interaction_distance = interaction_distance
+        # occlusion by the drawn shapes of other objects and walls (simulator.occlusion);
+        # off by default until ALFRED's recorded experts replay with it (docs/simulator.md)
+        self.occlusion = occlusion
         # ALFRED's bookkeeping of objects cleaned in a basin, heated in a microwave, cooled in a fridge
         self.cleaned: set[str] = set()
         self.heated: set[str] = set()
@@ -72,6 +77,9 @@ class World:
         self._ids: list[str] = []
         self._centers = np.zeros((0, 3))
         self._sizes = np.zeros((0, 3))
+        self._version = 0  # bumped by every change of place (move, add, remove, hand, receptacle)
+        self._sight = Sight()
+        self._shaped: list[SimObject] | None = None  # objects whose state may change their shape
 
     # ------------------------------------------------------------------ containment
     def container_chain(self, object_id: str) -> list[str]:
@@ -108,12 +116,14 @@ class World:
         if obj.held_by is not None:
             self.agents[obj.held_by].held = None
             obj.held_by = None
+        self._version += 1
 
     def put_in(self, object_id: str, receptacle_id: str, position: tuple[float, float, float]) -> None:
         self.detach(object_id)
         obj = self.objects[object_id]
         obj.parent = receptacle_id
         self.objects[receptacle_id].children.append(object_id)
+        self._version += 1
         self.move_to(object_id, position)
 
     def give_to(self, object_id: str, agent_index: int) -> None:
@@ -121,6 +131,7 @@ class World:
         obj = self.objects[object_id]
         obj.held_by = agent_index
         self.agents[agent_index].held = object_id
+        self._version += 1
         self.move_to(object_id, self.hand_position(agent_index))
 
     def move_to(self, object_id: str, position: tuple[float, float, float]) -> None:
@@ -133,10 +144,12 @@ class World:
             current.position = tuple(float(v) for v in np.add(current.position, delta))
             stack.extend(current.children)
         self._arrays_stale = True
+        self._version += 1
 
     def add(self, obj: SimObject) -> None:
         self.objects[obj.object_id] = obj
         self._arrays_stale = True
+        self._version += 1
 
     def remove(self, object_id: str) -> None:
         self.detach(object_id)
@@ -144,6 +157,7 @@ class World:
             self.detach(child)
         del self.objects[object_id]
         self._arrays_stale = True
+        self._version += 1
 
     def hand_position(self, agent_index: int) -> tuple[float, float, float]:
         agent = self.agents[agent_index]
@@ -154,6 +168,7 @@ class World:
     def _arrays(self) -> tuple[list[str], np.ndarray, np.ndarray]:
         if self._arrays_stale:
             self._ids = list(self.objects)
+            self._shaped = None
             self._centers = np.array([self.objects[i].position for i in self._ids], dtype=float).reshape(-1, 3)
             self._sizes = np.array([self.objects[i].size for i in self._ids], dtype=float).reshape(-1, 3)
             self._arrays_stale = False
@@ -161,23 +176,31 @@ class World:
 
     def view(self, agent_index: int) -> tuple[list[str], np.ndarray, np.ndarray]:
         """(ids, distance from the camera to each object's box, in-frustum flags)."""
+        return self.view_from(self.agents[agent_index].camera(self.field_of_view))
+
+    def view_from(self, camera: Camera) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """``view`` from any camera (cached per camera while nothing moves)."""
         ids, centers, sizes = self._arrays()
-        camera = self.agents[agent_index].camera(self.field_of_view)
-        distances = box_distances(camera.position, centers, sizes)
-        in_view = boxes_in_frustum(camera, centers, sizes)
-        return ids, distances, in_view
+        return self._sight.view(camera, self._version, lambda: (
+            ids, box_distances(camera.position, centers, sizes), boxes_in_frustum(camera, centers, sizes)))
 
     def visible_ids(self, agent_index: int, view: tuple | None = None) -> list[str]:
-        """Objects the agent can see and reach: in view, within range, not hidden or held
-        (``view``: this agent's ``view()`` result, if already computed)."""
-        ids, distances, in_view = view or self.view(agent_index)
-        candidates = np.nonzero(in_view & (distances <= self.interaction_distance))[0]
-        out = []
-        for i in candidates:
-            oid = ids[i]
-            if self.objects[oid].held_by is None and not self.is_hidden(oid):
-                out.append(oid)
-        return out
+        """Objects the agent can see and reach: in view, within range, not hidden or held,
+        and not occluded (``view``: this agent's ``view()`` result, if already computed)."""
+        return self.visible_from(self.agents[agent_index].camera(self.field_of_view), view)
+
+    def visible_from(self, camera: Camera, view: tuple | None = None) -> list[str]:
+        """``visible_ids`` from any camera (e.g. a pose the agent could take); objects in the
+        frustum and within reach are tested for occlusion against the drawn shapes of
+        everything else (``simulator.occlusion``). Cached per camera and world state."""
+        return self._sight.visible(self, camera, view)
+
+    def geometry_key(self) -> tuple:
+        """Changes whenever anything that shapes what is drawn may have changed: a place
+        (``_version``) or a state that changes an object's shape."""
+        if self._arrays_stale or self._shaped is None:
+            self._shaped = [o for o in self.objects.values() if o.openable or o.toggleable or o.sliceable or o.fillable]
+        return (self._version, tuple([(o.is_open, o.is_toggled, o.is_sliced, o.is_filled) for o in self._shaped]))
 
     # ------------------------------------------------------------------ navigation
     def free_cell(self, cell: tuple[int, int], moving_agent: int) -> bool:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator.actions import placement_allowed
-from simulator.expert.views import best_views
+from simulator.expert.views import HORIZONS, best_views
+from simulator.geometry import CAMERA_HEIGHT, Camera
 from simulator.navigation import look_actions, search
 from simulator.objects import encloses
 from simulator.scenes import cell_center
@@ -79,13 +80,23 @@ class OracleActor:
         container = self._closed_container(object_id)
         if container is not None:
             self.open(container)
-        views = best_views(self.world, object_id, TEACH_HORIZONS if self.vocabulary == "teach" else None)
+        horizons = TEACH_HORIZONS if self.vocabulary == "teach" else HORIZONS
+        views = best_views(self.world, object_id, horizons)
         if not views:
             raise SkillFailed(f"{object_id} cannot be seen from any navigable pose")
         agent = self.world.agents[FOLLOWER]
 
         def is_goal(state) -> bool:
-            return state in views and self._clickable_from(object_id, affordance, state, views[state])
+            if state not in views:
+                return False
+            # the frustum's best horizon first, then the others: the first not occluded
+            for horizon in sorted(horizons, key=lambda h: (abs(h - views[state]), h)):
+                if self._sees_from(object_id, state, horizon) and self._clickable_from(
+                    object_id, affordance, state, horizon
+                ):
+                    views[state] = horizon
+                    return True
+            return False
 
         steps = search(self.world.scene, agent.pose(), is_goal)
         if steps is None:
@@ -103,6 +114,12 @@ class OracleActor:
         from simulator.targeting import click_for
 
         return click_for(self.world, FOLLOWER, object_id, affordance) is not None
+
+    def _sees_from(self, object_id: str, state, horizon: float) -> bool:
+        """Is the object visible (in view, in reach, not occluded) from this pose?"""
+        x, z = cell_center(state[0])
+        camera = Camera(x, CAMERA_HEIGHT, z, state[1], horizon, self.world.field_of_view)
+        return object_id in self.world.visible_from(camera)
 
     def _clickable_from(self, object_id: str, affordance: str | None, state, horizon: float) -> bool:
         """Would a click select the object from this (cell, rotation) at this horizon?"""

@@ -1,9 +1,10 @@
 """Symbolic vs rendered visibility: how often the simulator's ``visible_ids`` and the
 instance buffer agree, over random poses in real floor plans.
 
-Owns the measurement only. Symbolic visibility (``World.visible_ids``) is: box in the
-view frustum (conservative test on the box corners), within the interaction distance,
-not hidden or held; it has no occlusion. Rendered visibility is: at least ``k`` pixels
+Owns the measurement only. Symbolic visibility (``World.visible_ids``) is: within the
+interaction distance, not hidden or held, and either (``--no-occlusion``, the world's
+default, and ``measure``'s) box in the view frustum, or (the command's default) a sample point or screen ray of
+the object's drawn parts reached unoccluded (``simulator.occlusion``). Rendered visibility is: at least ``k`` pixels
 in the instance buffer, and within the same interaction distance. For every pose we
 count, per threshold ``k``:
 
@@ -60,6 +61,7 @@ def measure(
     seed: int = 0,
     size: int = 300,
     thresholds: Sequence[int] = THRESHOLDS,
+    occlusion: bool = False,
 ) -> dict[str, Any]:
     """Agreement statistics over ``poses`` random Follower poses per floor plan (a seeded
     random start each, with about a third of the openable objects opened)."""
@@ -81,6 +83,7 @@ def measure(
         for s, scene in enumerate(scenes):
             sim.reset(random_start(scene, seed + s))
             world = sim.world
+            world.occlusion = occlusion
             for obj in world.objects.values():
                 if obj.openable and rng.random() < OPEN_FRACTION:
                     obj.is_open = True
@@ -140,8 +143,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--poses", type=int, default=100, help="poses per floor plan")
     parser.add_argument("--size", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-occlusion", action="store_true", help="symbolic visibility without occlusion")
     args = parser.parse_args(argv)
-    print(json.dumps(measure(args.scenes, args.poses, args.seed, args.size)))
+    print(json.dumps(measure(args.scenes, args.poses, args.seed, args.size, occlusion=not args.no_occlusion)))
 
 
 if __name__ == "__main__":

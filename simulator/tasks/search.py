@@ -5,8 +5,9 @@ of ids) or a type name, matched fuzzily ("coffee machine", "mugs" and "Mug" all 
 a class such as "Silverware" finds its members); among the instances of the best-matching
 type it picks the one nearest to the agent, skipping objects in someone's hand, as TEACh
 does. The view is a navigable agent pose (x, z, rotation, horizon) from which the object
-is visible by the simulator's own rule (``World.visible_ids``: in the frustum, within
-reach, not inside something closed). An object shut inside a fridge or drawer cannot be
+is visible by the simulator's own rule (``World.visible_from``: in the frustum, within
+reach, not inside something closed, not occluded; a pose that only has it in the frustum
+when none sees it). An object shut inside a fridge or drawer cannot be
 seen: the view then shows the closed container that hides it (``shown_objectId``), as
 TEACh backs off to the parent receptacle. ``mask`` stays ``None`` until rendering is wired.
 """
@@ -94,6 +95,7 @@ def view_pose(world: World, object_id: str) -> tuple[float, float, int, float] |
         d = float(box_distances(np.array([x, CAMERA_HEIGHT, z]), center, size)[0])
         if d <= reach:
             cells.append((d, cell))
+    fallback = None  # in the frustum but occluded: only if no pose truly sees it
     for _, cell in sorted(cells, key=lambda c: (c[0] < 0.2, c)):  # not standing over it, if possible
         x, z = cell_center(cell)
         facing = np.degrees(np.arctan2(obj.position[0] - x, obj.position[2] - z)) % 360
@@ -102,8 +104,10 @@ def view_pose(world: World, object_id: str) -> tuple[float, float, int, float] |
             for horizon in HORIZONS:
                 camera = Camera(x, CAMERA_HEIGHT, z, rotation, horizon, world.field_of_view)
                 if bool(boxes_in_frustum(camera, center, size)[0]):
-                    return (x, z, rotation, horizon)
-    return None
+                    if object_id in world.visible_from(camera):
+                        return (x, z, rotation, horizon)
+                    fallback = fallback or (x, z, rotation, horizon)
+    return fallback
 
 
 def search_object(world: World, query: str, agent_id: int = FOLLOWER) -> dict[str, Any]:
