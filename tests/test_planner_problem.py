@@ -171,3 +171,17 @@ def test_roles_share_the_pieces_of_one_whole():
     plan = planner().plan(Goal(TaskSpec(teach_task="Breakfast", teach_params=params)), scene)
     assert plan.status.state == PlannerState.ACTING, plan.status.reason
     assert ("SliceObject", "Bread", None) in actions(plan)
+
+
+def test_a_goal_plate_is_not_parked_on_the_other_goal_plate():
+    from planner.goals import CompiledGoal
+
+    scene = belief(kitchen(more=[("Plate2", "Plate", (0.4, 0.95, 0.9), "Counter", {})]))
+    state = symbolic_state(scene, History())
+    goal = CompiledGoal("(and (within Apple Plate) (within Plate Counter) (within Plate2 Counter))",
+                        {"Apple", "Plate", "Plate2", "Counter"})
+    problem = build_problem(state, goal, History())
+    name = {key: n for n, key in problem.keys.items()}
+    assert f"(can-put {name['Apple']} {name['Plate']})" in problem.text  # the goal wants it there
+    assert f"(can-put {name['Plate2']} {name['Plate']})" not in problem.text
+    assert f"(can-put {name['Plate2']} {name['Counter']})" in problem.text

@@ -1,0 +1,128 @@
+"""Clicks chosen by rays against the Belief's boxes, and the skills' reading of a click that
+acted on a neighbour ("already open", "is closed" about the wrong drawer), in small scenes."""
+
+from __future__ import annotations
+
+import numpy as np
+from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, observation
+
+from contracts.belief import ObjectInstance
+from contracts.geometry import Pose
+from contracts.language import Subgoal
+from contracts.planning import PlannedSubgoal, SkillState
+from planner.clicking import project
+from planner.history import MISCLICK_LIMIT, History
+from planner.raycast import better_view, ray_click
+from planner.skills import InteractSkill, SearchSkill
+
+FULL = (0, 0, 100, 100)
+
+
+def scene(objects, held=None, horizon=30.0):
+    b = belief([(k, t, p, c, s) for k, t, p, c, s, _ in objects], held)
+    for key, *_, extent in objects:
+        b.memory.instances[key].extent = extent
+    b.pose = Pose(0.0, 0.0, 0.0, horizon)
+    return b
+
+
+def screen_rect(inst: ObjectInstance, pose: Pose) -> tuple[float, float, float, float]:
+    (x, y, z), (ex, ey, ez) = inst.position, inst.extent
+    pts = [project((x + dx * ex / 2, y + dy * ey / 2, z + dz * ez / 2), pose, CAMERA)
+           for dx in (-1, 1) for dy in (-1, 1) for dz in (-1, 1)]
+    cols, rows = [p[0] for p in pts], [p[1] for p in pts]
+    return min(cols), min(rows), max(cols), max(rows)
+
+
+def test_the_click_for_a_plate_misses_the_bowl_standing_on_it():
+    b = scene([("Plate", "Plate", (0.0, 0.9, 1.0), None, {}, (0.4, 0.02, 0.4)),
+               ("Bowl", "Bowl", (0.0, 0.95, 1.0), "Plate", {}, (0.15, 0.08, 0.15))])
+    plate = b.memory.instances["Plate"]
+    x, y = ray_click(plate, detection("Plate", FULL).mask, b, CAMERA, "receptacle")
+    c0, r0, c1, r1 = screen_rect(plate, b.pose)
+    assert c0 <= x * 100 <= c1 and r0 <= y * 100 <= r1  # on the plate
+    c0, r0, c1, r1 = screen_rect(b.memory.instances["Bowl"], b.pose)
+    assert not (c0 <= x * 100 <= c1 and r0 <= y * 100 <= r1)  # not on the bowl (smaller: it would take it)
+
+
+def test_a_twin_on_the_same_spot_leaves_no_clean_click():
+    twins = [(k, "Plate", (0.0, 0.9, 1.0), None, {}, (0.3, 0.02, 0.3)) for k in ("PlateA", "PlateB")]
+    b = scene(twins)
+    assert ray_click(b.memory.instances["PlateA"], detection("Plate", FULL).mask, b, CAMERA, "receptacle") is None
+    alone = scene(twins[:1])
+    assert ray_click(alone.memory.instances["PlateA"], detection("Plate", FULL).mask, alone, CAMERA, "receptacle")
+
+
+def test_a_step_back_is_found_when_an_overhanging_drawer_hides_the_one_below():
+    # as in FloorPlan10: drawers of equal volume, the upper one 2.5 cm deeper (a tie goes to the nearer)
+    b = scene([("Low", "Drawer", (0.0, 0.55, 0.3), None, {"is_open": True}, (0.5, 0.15, 0.45)),
+               ("High", "Drawer", (0.0, 0.76, 0.3), None, {"is_open": False}, (0.45, 0.15, 0.5))], horizon=60.0)
+    b.grid.occupancy[:] = 1  # all free
+    low = b.memory.instances["Low"]
+    assert ray_click(low, detection("Drawer", FULL).mask, b, CAMERA, "receptacle") is None
+    move = better_view(low, b, CAMERA, "receptacle")
+    assert move is not None and move[0] == "Backward"
+
+
+def skill(action: str, obj: str, key: str, receptacle: str | None = None, rkey: str | None = None):
+    return InteractSkill(PlannedSubgoal(Subgoal(action, obj, receptacle), key, rkey), ArrivedNavigator(), CAMERA, History())
+
+
+def test_already_open_about_a_neighbour_is_retried_not_done():
+    b = belief([("Drawer", "Drawer", (0.0, 1.0, 1.0), None, {"is_open": False})])
+    s = skill("OpenObject", "Drawer", "Drawer")
+    dets = [detection("Drawer", (30, 30, 70, 70))]
+    first = s.step(observation(), b, dets).action.target
+    again = s.step(observation("Open", False, "Drawer|2 is already open"), b, dets)
+    assert again.state == SkillState.RUNNING and again.action.action == "Open"
+    assert again.action.target != first
+    opened = belief([("Drawer", "Drawer", (0.0, 1.0, 1.0), None, {"is_open": True})])
+    assert s.step(observation("Open", False, "Drawer is already open"), opened, dets).state == SkillState.SUCCEEDED
+
+
+def test_is_closed_about_a_neighbour_of_an_open_receptacle_does_not_open_again():
+    b = belief([("Drawer", "Drawer", (0.0, 1.0, 1.0), None, {"is_open": True}),
+                ("Fork", "Fork", (0.3, 1.0, 1.0), None, {})], held="Fork")
+    s = skill("PutObject", "Fork", "Fork", "Drawer", "Drawer")
+    dets = [detection("Drawer", (30, 30, 70, 70))]
+    first = s.step(observation(), b, dets).action.target
+    again = s.step(observation("Place", False, "Receptacle Drawer|2 is closed"), b, dets)
+    assert again.action.action == "Place" and again.action.target != first
+
+
+class Exhausted:
+    def next_search(self, belief, object_type):
+        return None
+
+
+class SearchingNavigator(ArrivedNavigator):
+    searcher = Exhausted()
+
+
+def test_a_search_for_a_second_plate_is_not_done_by_the_first():
+    one = belief([("Plate1", "Plate", (0.0, 1.0, 1.0), None, {})])
+    history = History()
+    s = SearchSkill("Plate", SearchingNavigator(), CAMERA, history)
+    result = s.step(observation(), one, [])
+    assert result.state == SkillState.FAILED and "Plate" in history.not_found
+    found = SearchSkill("Plate", SearchingNavigator(), CAMERA, History())
+    found.known = {"Plate1"}
+    two = belief([("Plate1", "Plate", (0.0, 1.0, 1.0), None, {}), ("Plate2", "Plate", (1.0, 1.0, 1.0), None, {})])
+    assert found.step(observation(), two, []).state == SkillState.SUCCEEDED
+
+
+def test_an_instance_that_keeps_taking_clicks_for_a_neighbour_is_left_out():
+    history = History()
+    for _ in range(MISCLICK_LIMIT):
+        assert not history.gone("Plate")
+        history.misclicks["Plate"] += 1
+        history.failed("put", "Plate", "Place acted on another object than Plate: not where believed")
+    assert history.gone("Plate")
+
+
+def test_ray_click_respects_the_avoided_points():
+    b = scene([("Plate", "Plate", (0.0, 0.9, 1.0), None, {}, (0.4, 0.02, 0.4))])
+    plate = b.memory.instances["Plate"]
+    first = ray_click(plate, detection("Plate", FULL).mask, b, CAMERA, "receptacle")
+    second = ray_click(plate, detection("Plate", FULL).mask, b, CAMERA, "receptacle", (first,))
+    assert second is not None and not np.allclose(first, second)
