@@ -36,6 +36,9 @@ from mapping.exploration import FrontierPriorSearcher
 from mapping.memory_updates import HintBook, apply_outcome, believed_container
 from mapping.navigation import GridNavigator
 
+MAX_POINTS = 4000  # mask points kept for an instance's statistics
+VIEW_PERCENTILE = 1.0  # the camera distance of a detection: this percentile of its points' (robust to a stray pixel)
+
 
 @mapper.register("semantic")
 class SemanticMapper(Mapper):
@@ -76,6 +79,7 @@ class SemanticMapper(Mapper):
         self.memory = ObjectMemory()
         self.hints = HintBook()
         self.step = 0
+        self.in_view: dict[str, float] = {}  # instance key -> camera distance of its nearest seen point, this frame
         searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
                                          distance_scale=p.distance_scale)
         self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
@@ -94,8 +98,11 @@ class SemanticMapper(Mapper):
             points = depth_to_points(depth, observation.pose, self.context.camera)
             near = observation.depth <= p.max_depth
             self._integrate_geometry(np.where(near[..., None], points, np.nan))
+            camera = np.array([observation.pose.x, self.context.camera.camera_height, observation.pose.z])
+            self.in_view = {}
             for detection in detections:
-                self._integrate_detection(points, detection)
+                self._integrate_detection(points, detection, camera)
+            self._navigator.in_view = self.in_view
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints)
         self.hints.resolve(self.memory, observation.pose)
@@ -122,12 +129,14 @@ class SemanticMapper(Mapper):
         height = height[inside]
         obstacle = (height >= p.floor_height) & (height <= p.agent_height)
         floor = height < p.floor_height
-        self.obstacle_hits.ravel()[:] += np.bincount(flat[obstacle], minlength=n * n).astype(np.int32)
-        self.floor_hits.ravel()[:] += np.bincount(flat[floor], minlength=n * n).astype(np.int32)
-        self.grid.explored.ravel()[np.unique(flat)] = True
-        occupancy = np.where(self.obstacle_hits >= p.obstacle_hits, Cell.OBSTACLE,
-                             np.where(self.floor_hits > 0, Cell.FREE, Cell.UNKNOWN)).astype(np.int8)
-        self.grid.occupancy[:] = occupancy
+        cells, index = np.unique(flat, return_inverse=True)  # only the cells seen this step change
+        obstacles = self.obstacle_hits.ravel()
+        floors = self.floor_hits.ravel()
+        obstacles[cells] += np.bincount(index[obstacle], minlength=len(cells)).astype(np.int32)
+        floors[cells] += np.bincount(index[floor], minlength=len(cells)).astype(np.int32)
+        self.grid.explored.ravel()[cells] = True
+        self.grid.occupancy.ravel()[cells] = np.where(obstacles[cells] >= p.obstacle_hits, Cell.OBSTACLE,
+                                                      np.where(floors[cells] > 0, Cell.FREE, Cell.UNKNOWN))
 
     def _clear_footprint(self, x: float, z: float) -> None:
         r = self.params.agent_radius
@@ -140,12 +149,20 @@ class SemanticMapper(Mapper):
         self.obstacle_hits[rows, cols] = 0
 
     # -- detections ----------------------------------------------------------------------
-    def _integrate_detection(self, points: np.ndarray, detection: Detection) -> None:
+    def _integrate_detection(self, points: np.ndarray, detection: Detection, camera: np.ndarray) -> None:
         p = self.params
-        hits = points[detection.mask]
+        x0, y0, x1, y1 = detection.box  # the mask should lie inside its box: index the box only
+        r0, c0 = max(int(np.floor(y0)), 0), max(int(np.floor(x0)), 0)
+        inner = detection.mask[r0:int(np.ceil(y1)), c0:int(np.ceil(x1))]
+        if inner.sum() == detection.pixels:
+            hits = points[r0:r0 + inner.shape[0], c0:c0 + inner.shape[1]][inner]
+        else:
+            hits = points[detection.mask]
         hits = hits[np.isfinite(hits[:, 0])]
         if len(hits) == 0:
             return
+        if len(hits) > MAX_POINTS:  # a large mask: an even sample is as good for its statistics
+            hits = hits[:: len(hits) // MAX_POINTS + 1]
         rows, cols, inside = self._cells(hits[:, [0, 2]])
         channel = self._channel(detection.object_type)
         n = self.grid.shape[0]
@@ -159,6 +176,13 @@ class SemanticMapper(Mapper):
                                        p.match_radius)
         if instance.key != self.memory.held:
             instance.container = believed_container(self.memory, instance)
+        distance = float(np.percentile(np.linalg.norm(hits - camera, axis=1), VIEW_PERCENTILE))
+        self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
+
+    def sees(self, object_type: str, reach: float) -> list[str]:
+        """Keys of the instances of a type in the current frame within ``reach`` of the camera."""
+        instances = self.memory.instances
+        return [k for k, d in self.in_view.items() if d <= reach and instances[k].object_type == object_type]
 
     def _channel(self, object_type: str) -> np.ndarray:
         """The class's evidence layer; layers live in a buffer that doubles when full, and

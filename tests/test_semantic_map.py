@@ -67,6 +67,18 @@ def test_a_detection_becomes_an_instance_with_class_evidence():
     assert len(again.memory.of_type("Painting")) == 1 and instance.times_seen == 2
 
 
+def test_the_mapper_knows_what_the_camera_sees_within_reach():
+    m = mapper()
+    depth = room_depth()
+    mask = np.zeros(depth.shape, dtype=bool)
+    mask[40:50, 55:65] = True  # on the wall, WALL m ahead: seen, out of reach
+    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [Detection("Painting", 0.7, mask_box(mask), mask)])
+    assert m.sees("Painting", 1.5) == [] and m.sees("Painting", WALL + 0.1) == ["Painting#1"]
+    assert m.navigator().sees("Painting#1", WALL + 0.1) and not m.navigator().sees("Painting#1", 1.5)
+    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [])  # out of the frame: not seen any more
+    assert m.sees("Painting", WALL + 0.1) == []
+
+
 def _scene() -> ObjectMemory:
     memory = ObjectMemory()
     memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.1, 0.6), times_seen=1)
