@@ -3,12 +3,10 @@ and its navigator and searcher (an offline benchmark: it reads ground truth only
 the target, to compute the shortest path and to score).
 
 An episode: a seeded random start state of a valid_unseen floor plan (objects on and in
-receptacles, closed ones included), a random pickupable type present in it, and a
-find-and-reach driver: it first turns, where it starts, towards where the map is still
-unknown; while no instance of the type is in memory it follows the searcher's targets
-(walks to a frontier and turns towards the unknown; walks to a receptacle and looks at it,
-opening a closed one with a click inside its mask); then it walks to the nearest
-remembered instance and stops when the navigator says it has arrived. Success: at the stop, an object of that type is
+receptacles, closed ones included), a random pickupable type present in it, and the
+mapping package's find-and-reach driver (``mapping.find.FindAndReach``: stop when the
+type is seen within reach; else go to the nearest remembered instance; else look around
+where it starts, then follow the searcher's targets). Success: at the stop, an object of that type is
 visible to the simulator, within reach and drawn in the frame. SPL weights success by the
 oracle expert's shortest sequence (walk, open the closed container if any, look).
 ``ms_per_step``: one map update plus one decision (search and navigation), CPU time of the
@@ -18,7 +16,6 @@ the learned-prior episodes (perception not included).
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -26,11 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from contracts.geometry import depth_to_points
-from contracts.navigation import NavigationGoal, NavigationState, SearchTarget
 from contracts.observation import FOLLOWER, ModuleContext
-from contracts.planning import ActionOutcome, LowLevelAction
+from contracts.planning import ActionOutcome
 from contracts.registry import registry
+from mapping.find import FindAndReach
 from mapping.semantic import SemanticMapper
 from simulator.expert.actor import OracleActor, SkillFailed
 from simulator.oracle import OracleAccess
@@ -38,7 +34,6 @@ from simulator.scenes import load_scene
 from simulator.spawn import random_start
 
 FLOOR_PLANS = ("FloorPlan10", "FloorPlan219", "FloorPlan308", "FloorPlan424")  # valid_unseen
-SEARCH_TRIES = 200  # search targets tried in one step (each found unreachable or reached without a move)
 
 
 @dataclass
@@ -92,7 +87,7 @@ def nav_episode(sim: Any, floor_plan: str, seed: int, perception_name: str, prio
     mapper = SemanticMapper(SemanticMapper.Params(search_prior=prior))
     for module in (perception, mapper):
         module.reset(context)
-    driver = _Driver(mapper, target)
+    driver = FindAndReach(mapper, target)
     steps, outcome, seconds = 0, None, []
     while steps < max_steps:
         detections = perception.detect(observation)
@@ -106,73 +101,6 @@ def nav_episode(sim: Any, floor_plan: str, seed: int, perception_name: str, prio
         outcome = ActionOutcome(action, observation.last_action_success, observation.error_message)
         steps += 1
     return NavOutcome(floor_plan, target, driver.arrived and reached(sim, target), steps, shortest, seconds)
-
-
-class _Driver:
-    """Search, then go to the remembered instance; None when it stops."""
-
-    def __init__(self, mapper: SemanticMapper, object_type: str) -> None:
-        self.mapper, self.object_type = mapper, object_type
-        self.navigator = mapper.navigator()
-        self.target: SearchTarget | None = None
-        self.looks: list[str] | None = None  # quarter turns still to make here (None: decide at the start)
-        self.unreachable: set[str] = set()  # remembered instances with no path yet (tried again after each search target)
-        self.arrived = False
-
-    def next_action(self, observation, belief, detections) -> LowLevelAction | None:
-        seen = [i for i in belief.memory.of_type(self.object_type) if i.times_seen > 0 and i.key not in self.unreachable]
-        seen.sort(key=lambda i: math.hypot(i.position[0] - belief.pose.x, i.position[2] - belief.pose.z))
-        if seen:
-            step = self.navigator.step(observation, belief, NavigationGoal(instance=seen[0].key))
-            if step.state == NavigationState.MOVING:
-                return LowLevelAction(step.action)
-            if step.state == NavigationState.ARRIVED:
-                self.arrived = True
-                return None
-            self.unreachable.add(seen[0].key)
-        if self.looks is None:  # first look around where it starts, where the view is still unknown
-            self.looks = self.navigator.searcher.look_around(belief)
-        if self.looks:
-            return LowLevelAction(self.looks.pop(0))
-        for _ in range(SEARCH_TRIES):
-            if self.target is None:
-                self.target = self.navigator.searcher.next_search(belief, self.object_type)
-                if self.target is None:
-                    return None  # searched everything
-            step = self.navigator.step(observation, belief, self.target.goal)
-            if step.state == NavigationState.MOVING:
-                return LowLevelAction(step.action)
-            done, self.target = self.target, None
-            self.navigator.searcher.searched(done)
-            self.unreachable.clear()  # the map has grown: try the remembered ones again
-            if step.state == NavigationState.ARRIVED:
-                if done.open_receptacle:
-                    click = _click_on(observation, belief, detections, done.goal.instance, self.mapper)
-                    if click is not None:
-                        return LowLevelAction("Open", {"x": click[0], "y": click[1]}, done.goal.instance)
-                elif done.goal.point is not None:  # a frontier: look where the map is still unknown
-                    self.looks = self.navigator.searcher.look_around(belief)
-                    if self.looks:
-                        return LowLevelAction(self.looks.pop(0))
-        return None
-
-
-def _click_on(observation, belief, detections, key: str, mapper: SemanticMapper) -> tuple[float, float] | None:
-    """A click inside the mask of the detection that is the remembered instance ``key``."""
-    instance = belief.memory.instances[key]
-    points = depth_to_points(observation.depth, observation.pose, mapper.context.camera)
-    best, best_distance = None, math.inf
-    for detection in detections:
-        if detection.object_type != instance.object_type:
-            continue
-        hits = points[detection.mask]
-        hits = hits[np.isfinite(hits[:, 0])]
-        if len(hits):
-            centre = np.median(hits, axis=0)
-            distance = math.hypot(centre[0] - instance.position[0], centre[2] - instance.position[2])
-            if distance < best_distance:
-                best, best_distance = detection, distance
-    return best.click_point() if best is not None and best_distance < 1.0 else None
 
 
 def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0,

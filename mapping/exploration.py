@@ -37,7 +37,7 @@ RIGHT, LEFT = "Turn Right", "Turn Left"
 class FrontierPriorSearcher(Searcher):
     def __init__(self, prior: str = "learned", min_frontier: float = 0.5, done_radius: float = 1.0,
                  frontier_value: float = 0.1, distance_scale: float = 2.0, look_range: float = 3.0,
-                 min_unknown: float = 0.1) -> None:
+                 min_unknown: float = 0.1, same_margin: float = 0.1) -> None:
         likelihood("Apple", "Fridge", prior)  # checks the prior's name and its table at once
         self.prior = prior
         self.min_frontier = min_frontier
@@ -48,6 +48,8 @@ class FrontierPriorSearcher(Searcher):
         self.min_unknown = min_unknown
         self.done_points: list[tuple[float, float]] = []
         self.done_keys: set[str] = set()
+        self.opened: list[str] = []  # keys of the containers proposed for opening
+        self.same_margin = same_margin
         self.done_surfaces: list[tuple[str, tuple[float, float]]] = []  # (type, (x, z)) of searched surfaces
         self._surfaces: dict[str, tuple[str, tuple[float, float]]] = {}  # proposed receptacles by key
 
@@ -62,6 +64,8 @@ class FrontierPriorSearcher(Searcher):
             self.done_points.append(target.goal.point)
         if target.goal.instance is not None:
             self.done_keys.add(target.goal.instance)
+            if target.open_receptacle:
+                self.opened.append(target.goal.instance)
             if target.goal.instance in self._surfaces and not target.open_receptacle:
                 self.done_surfaces.append(self._surfaces[target.goal.instance])
 
@@ -116,6 +120,19 @@ class FrontierPriorSearcher(Searcher):
             out.append((self.frontier_value, point, SearchTarget(NavigationGoal(point=point), reason="frontier")))
         return out
 
+    def _opened_around(self, belief: Belief, instance) -> bool:
+        """Does the instance's centre lie in the box (plus ``same_margin``) of a container of
+        its type that was opened? (An opened door moves what is seen of it: the same
+        container is often remembered again as a new instance.)"""
+        for key in self.opened:
+            other = belief.memory.instances.get(key)
+            if other is None or other.object_type != instance.object_type:
+                continue
+            gap = np.abs(np.subtract(instance.position, other.position)) - np.asarray(other.extent) / 2
+            if np.all(gap <= self.same_margin):
+                return True
+        return False
+
     def _receptacles(self, belief: Belief, object_type: str) -> list[tuple[float, tuple[float, float], SearchTarget]]:
         kinds = set(receptacle_types())
         out = []
@@ -125,6 +142,8 @@ class FrontierPriorSearcher(Searcher):
             p = likelihood(object_type, instance.object_type, self.prior)
             closed = instance.object_type in CONTAINERS and instance.states.get("is_open") is not True
             where = (instance.position[0], instance.position[2])
+            if closed and self._opened_around(belief, instance):
+                continue
             if not closed and any(kind == instance.object_type and math.dist(where, done) < self.done_radius
                                   for kind, done in self.done_surfaces):
                 continue

@@ -55,6 +55,21 @@ def test_with_no_frontier_left_receptacles_come_by_the_prior_then_nothing():
     assert searcher.next_search(closed, "Apple") is None
 
 
+def test_a_container_inside_an_opened_one_of_its_type_is_not_opened_again():
+    searcher = FrontierPriorSearcher("learned")
+    closed = _belief(slice(0, 40))
+    closed.grid.occupancy[:] = Cell.FREE  # no frontier
+    closed.grid.occupancy[[0, -1], :] = Cell.OBSTACLE
+    closed.grid.occupancy[:, [0, -1]] = Cell.OBSTACLE
+    fridge = searcher.next_search(closed, "Apple")
+    assert fridge.goal.instance == "Fridge#1"
+    searcher.searched(fridge)
+    # its opened door is seen 0.3 m off: remembered as a new fridge, within the opened one's box
+    closed.memory.add("Fridge", (-0.7, 0.9, 0.1), extent=(0.4, 1.8, 0.1), times_seen=1)
+    closed.memory.add("Fridge", (-1.0, 0.9, 0.9), extent=(0.8, 1.8, 0.8), times_seen=1)  # another, next to it
+    assert searcher.next_search(closed, "Apple").goal.instance == "Fridge#4"
+
+
 def test_the_learned_prior_prefers_where_objects_were_and_uniform_does_not():
     assert likelihood("Apple", "Fridge") > likelihood("Apple", "Toilet")
     assert likelihood("Knife", "Drawer") > likelihood("Knife", "Bathtub")

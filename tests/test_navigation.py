@@ -9,6 +9,7 @@ from contracts.belief import Belief, Cell, GridMap, ObjectMemory
 from contracts.geometry import Pose
 from contracts.navigation import NavigationGoal, NavigationState
 from contracts.observation import FOLLOWER, ModuleContext, Observation
+from mapping.lattice import Lattice
 from mapping.navigation import GridNavigator
 from mapping.oracle_map import OracleMap
 from simulator.episodes.model import load_episodes, shipped_path
@@ -69,9 +70,44 @@ def test_point_goals_and_rerouting_after_a_failed_move():
     assert rerouted.action == "Turn Right" and (1, 1) in navigator.blocked
     walled = _corridor()
     walled.grid.occupancy[4, :] = Cell.OBSTACLE
-    assert navigator.step(_observe(), walled, goal).state == NavigationState.UNREACHABLE
+    assert navigator.step(_observe(), walled, goal).state == NavigationState.UNREACHABLE  # a point behind a wall
+    # something seen behind a wall is worth trying to cross it for (the map may be wrong) ...
+    near_wall, apple = _corridor(), NavigationGoal(instance="Apple#1")
+    near_wall.grid.occupancy[2, :] = Cell.OBSTACLE  # 0.5 m ahead
+    near_wall.memory.add("Apple", (0.25, 1.0, 1.75))  # out of reach from before the wall
+    crossing = GridNavigator(camera_height=1.5)
+    assert crossing.step(_observe(), near_wall, apple).state == NavigationState.MOVING
+    # ... until moves into each of its points have failed
+    crossing.blocked |= {(0, 2), (1, 2), (2, 2)}
+    assert crossing.step(_observe(), near_wall, apple).state == NavigationState.UNREACHABLE
     there = Belief(belief.grid, belief.memory, Pose(0.25, 1.5, 90.0, 0.0))
     assert navigator.step(_observe(), there, goal).state == NavigationState.ARRIVED
+
+
+def test_map_obstacles_are_crossed_only_without_a_free_way_and_points_stood_on_are_free():
+    belief = _corridor()
+    belief.grid.occupancy[2, 1] = Cell.OBSTACLE  # straight ahead, at 0.5 m; the corridor's right lane is free
+    around = Lattice(belief.grid, 0.0, (1, 0))
+    path, cost = around.path((1, 0), 0, around.near((0.25, 1.5)))
+    assert (1, 2) not in [p[:2] for p in path] and cost < 20  # around it, by the free lane
+    through = Lattice(belief.grid, 0.0, (1, 0), visited=[(1, 2)])  # it stood there: the map was wrong
+    path, cost = through.path((1, 0), 0, through.near((0.25, 1.5)))
+    assert [p[:2] for p in path] == [(1, j) for j in range(7)] and cost == 6
+
+
+def test_arrival_is_seeing_the_instance_within_reach_and_a_pose_that_does_not_see_it_is_ruled_out():
+    navigator = GridNavigator(camera_height=1.5)
+    belief = _corridor()
+    belief.memory.add("Apple", (0.25, 1.0, 1.75))
+    goal = NavigationGoal(instance="Apple#1")
+    navigator.in_view = {"Apple#1": 1.4}  # seen within reach from where it starts: arrived at once
+    assert navigator.step(_observe(), belief, goal).state == NavigationState.ARRIVED
+    navigator.in_view = {"Apple#1": 1.6}  # seen, but too far
+    assert navigator.step(_observe(), belief, goal).action == "Forward"
+    there = Belief(belief.grid, belief.memory, Pose(0.25, 1.0, 0.0, 0.0))
+    navigator.in_view = {}  # at a goal pose, yet not seen (the memory was wrong): another pose is tried
+    assert navigator.step(_observe(), there, goal).state == NavigationState.MOVING
+    assert navigator.misses["Apple#1"] == {(1, 4, 0)}
 
 
 def test_instance_goals_face_the_object_and_look_at_it():
