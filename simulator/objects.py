@@ -63,6 +63,7 @@ class SimObject:
     # (calibrated, in its frame; ``size`` is then their axis-aligned hull); None: unturned box
     rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
     extent: tuple[float, float, float] | None = None
+    levels: tuple[float, ...] = ()  # shelf heights inside a fridge or cabinet (calibrated), metres
     # AI2-THOR state
     is_open: bool = False
     is_toggled: bool = False

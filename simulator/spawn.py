@@ -35,7 +35,9 @@ def _spot(rng: random.Random, recep: FixedObject, size: tuple[float, float, floa
     (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
     mx, mz = max(sx / 2 - size[0] / 2 - 0.02, 0.0), max(sz / 2 - size[2] / 2 - 0.02, 0.0)
     x, z = cx + rng.uniform(-mx, mx), cz + rng.uniform(-mz, mz)
-    if encloses_type(recep.object_type):
+    if encloses_type(recep.object_type) and recep.levels:  # the calibrated shelf nearest its middle
+        y = min(recep.levels, key=lambda level: (abs(level - cy), level)) + size[1] / 2
+    elif encloses_type(recep.object_type):
         y = cy - sy / 2 + size[1] / 2 + 0.01
     else:
         y = cy + sy / 2 + size[1] / 2

@@ -66,7 +66,8 @@ def build_world(start: StartState, field_of_view: float = 90.0, interaction_dist
     objects: dict[str, SimObject] = {}
     for fixed in scene.fixed_objects.values():
         objects[fixed.object_id] = SimObject(
-            fixed.object_id, fixed.object_type, tuple(fixed.position), tuple(fixed.size), fixed=True
+            fixed.object_id, fixed.object_type, tuple(fixed.position), tuple(fixed.size), fixed=True,
+            levels=fixed.levels,
         )
     movables = []
     for placement in start.objects:

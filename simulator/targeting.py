@@ -64,19 +64,32 @@ class Target:
         return cls(None)
 
     def placement(self, item: SimObject) -> tuple[float, float, float]:
-        """Where ``item`` lands in this receptacle: where the agent looks, inside its footprint."""
+        """Where ``item`` lands in this receptacle: where the agent looks, inside its
+        footprint; in a fridge or cabinet with calibrated shelves, on the shelf the agent's
+        gaze meets nearest the footprint (the higher one on ties), else on its floor."""
         assert self.obj is not None and self.world is not None
         recep = self.obj
         (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
-        enclosed = encloses(recep)
-        surface = cy - sy / 2 + 0.01 if enclosed else cy + sy / 2
         camera = self.world.agents[self.agent_index].camera(self.world.field_of_view)
         _, _, forward = camera.axes()
-        if forward[1] < -1e-3:
-            t = (surface - camera.y) / forward[1]
-            hx, hz = camera.x + t * forward[0], camera.z + t * forward[2]
+
+        def gaze(surface: float) -> tuple[float, float]:
+            if forward[1] < -1e-3:
+                t = (surface - camera.y) / forward[1]
+                return camera.x + t * forward[0], camera.z + t * forward[2]
+            return cx, cz
+
+        def off_footprint(surface: float) -> float:
+            hx, hz = gaze(surface)
+            return max(abs(hx - cx) - sx / 2, 0.0) + max(abs(hz - cz) - sz / 2, 0.0)
+
+        if not encloses(recep):
+            surface = cy + sy / 2
+        elif recep.levels:
+            surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
         else:
-            hx, hz = cx, cz
+            surface = cy - sy / 2 + 0.01
+        hx, hz = gaze(surface)
         mx = max(sx / 2 - item.size[0] / 2, 0.0)
         mz = max(sz / 2 - item.size[2] / 2, 0.0)
         x = float(np.clip(hx, cx - mx, cx + mx))

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from simulator.calibration import fixedfit
-from simulator.calibration.fixedfit import _restore_collapsed, clamp_surfaces
+from simulator.calibration.fixedfit import _restore_collapsed
+from simulator.calibration.supports import fit_supports, support_level
 from simulator.calibration.table import fixed_box
 
 
@@ -22,17 +23,54 @@ def test_a_collapsed_depth_gets_the_builders_back_behind_the_seen_face():
     assert kept.tolist() == [0.4, 0.6, 0.3] and same.tolist() == [0, 0, 0]
 
 
-def test_a_surface_top_is_lowered_to_what_stands_on_it(monkeypatch):
+def _top_and_bottom(oid: str, entry: dict) -> tuple[float, float]:
+    y = float(oid.split("|")[2])
+    return y + entry["offset"][1] + entry["size"][1] / 2, y + entry["offset"][1] - entry["size"][1] / 2
+
+
+def test_a_surface_top_moves_to_what_rests_on_it(monkeypatch):
     oid = "CounterTop|+01.00|+00.90|+02.00"
-    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {oid: {"type": "CounterTop"}})
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {
+        oid: {"type": "CounterTop", "position": [1.0, 0.9, 2.0], "size": [1.0, 0.2, 0.6]}})
     fixed = {"FloorPlanX": {oid: {"size": [1.0, 0.2, 0.6], "offset": [0.0, 0.0, 0.0]}}}  # top at 1.0
     bottoms = {"FloorPlanX": [(1.0, 0.95, 2.0), (1.2, 0.96, 2.1), (0.9, 0.95, 1.9), (3.0, 0.5, 2.0)]}
-    assert clamp_surfaces(fixed, bottoms) == 1
+    assert fit_supports(fixed, bottoms) == 1
+    top, bottom = _top_and_bottom(oid, fixed["FloorPlanX"][oid])
+    assert top == pytest.approx(0.95, abs=2e-3) and bottom == pytest.approx(0.8, abs=1e-3)
+    assert fit_supports(fixed, bottoms) == 0  # already there: unchanged
+
+
+def test_an_unfitted_surface_gets_its_top_from_the_objects_and_drawers_do_not_count(monkeypatch):
+    dresser, drawer = "Dresser|+00.00|+00.00|+00.00", "Drawer|+00.00|+00.40|+00.20"
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {
+        dresser: {"type": "Dresser", "position": [0.0, 0.6, 0.0], "size": [1.0, 1.2, 0.5]},  # top 1.2: too tall
+        drawer: {"type": "Drawer", "position": [0.0, 0.4, 0.1], "size": [0.8, 0.2, 0.3]}})
+    on_top = [(-0.3, 0.80, 0.0), (0.1, 0.81, -0.1), (0.3, 0.80, 0.1)]
+    in_drawer = [(0.0, 0.31, 0.1), (0.2, 0.31, 0.1), (-0.2, 0.32, 0.1), (0.1, 0.31, 0.15)]
+    fixed: dict = {}
+    assert fit_supports(fixed, {"FloorPlanX": on_top + in_drawer}) == 1
+    entry = fixed["FloorPlanX"][dresser]
+    assert entry["choice"] == "builder" and drawer not in fixed["FloorPlanX"]
+    top, bottom = _top_and_bottom(dresser, entry)
+    assert top == pytest.approx(0.80, abs=2e-3) and bottom == pytest.approx(0.0, abs=1e-3)
+
+
+def test_the_support_level_is_the_highest_band_that_holds_enough():
+    assert support_level(np.array([0.30, 0.71, 0.72, 0.72, 0.73, 1.1])) == pytest.approx(0.71, abs=5e-3)
+    lower_shelf_fuller = [0.16] * 6 + [0.74, 0.74, 0.75]  # a TV stand: its top holds less than its shelf
+    assert support_level(np.array(lower_shelf_fuller)) == pytest.approx(0.74, abs=2e-3)
+    assert support_level(np.array([0.16] * 9 + [0.74])) == pytest.approx(0.16, abs=2e-3)  # one stray thing on top
+
+
+def test_a_thin_shelf_moves_whole_down_to_what_rests_on_it(monkeypatch):
+    oid = "Shelf|+00.00|+00.93|+00.00"
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {
+        oid: {"type": "Shelf", "position": [0.0, 0.93, 0.0], "size": [0.8, 0.05, 0.35]}})  # 0.905 .. 0.955
+    fixed: dict = {}
+    assert fit_supports(fixed, {"FloorPlanX": [(0.1, 0.85, 0.0), (-0.2, 0.85, 0.1), (0.2, 0.851, -0.1)]}) == 1
     entry = fixed["FloorPlanX"][oid]
-    top = 0.9 + entry["offset"][1] + entry["size"][1] / 2
-    bottom = 0.9 + entry["offset"][1] - entry["size"][1] / 2
-    assert top == pytest.approx(0.95, abs=1e-3) and bottom == pytest.approx(0.8, abs=1e-3)
-    assert clamp_surfaces(fixed, bottoms) == 0  # already below: unchanged
+    top, bottom = _top_and_bottom(oid, entry)
+    assert top == pytest.approx(0.85, abs=2e-3) and top - bottom == pytest.approx(0.05, abs=1e-3)
 
 
 def test_packaged_fixed_boxes_are_applied_to_scenes():

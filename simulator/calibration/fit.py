@@ -26,13 +26,8 @@ from typing import Any
 import numpy as np
 
 from simulator.calibration.boxfit import Views, fit_box, shape_points
-from simulator.calibration.fixedfit import (
-    choose_boxes,
-    clamp_surfaces,
-    fit_fixed,
-    fixed_views,
-    resting_bottoms,
-)
+from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
+from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms
 
 FIELD_OF_VIEW_GRID = tuple(np.round(np.arange(50.0, 90.01, 0.5), 2))
 CAMERA_HEIGHT = 1.576  # AI2-THOR's: agent y 0.901 + camera offset 0.675 (checked below)
@@ -165,9 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     from simulator.alfred.trajectories import load_trajectories
 
     kept = choose_boxes(fixed, fixed_views(observations, closed_only=False), CAMERA_HEIGHT, camera["field_of_view"])
-    lowered = clamp_surfaces(fixed, resting_bottoms(load_trajectories(args.trajectories), types, assets))
-    print(f"fixed: {sum(len(v) for v in fixed.values())} instances in {len(fixed)} floor plans ({kept}), "
-          f"{lowered} surface tops lowered to what stands on them", file=sys.stderr)
+    fitted, fitted_plans = sum(len(v) for v in fixed.values()), len(fixed)
+    bottoms = resting_bottoms(load_trajectories(args.trajectories), types, assets)
+    moved = fit_supports(fixed, bottoms)
+    shelved = fit_levels(fixed, bottoms)
+    print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); "
+          f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves",
+          file=sys.stderr)
     table = {
         "about": "fitted by python -m simulator.calibration.fit (docs/calibration.md); sizes are full "
                  "extents in the object's frame, offsets the box centre minus AI2-THOR's pivot in that frame; "

@@ -9,9 +9,8 @@ closed views only (an open door's silhouette is a different shape). The start is
 scene builder's box (one size per type), and a weak prior pulls towards it along
 directions no view constrains (a counter always cut by the frame's edge).
 
-Surfaces (counters, tables, shelves...) are then checked against the movable objects that
-stand on them: the fitted top may not be above the low end of their recorded bottoms
-(``TOP_QUANTILE``), so what stands on a surface is never drawn inside it.
+Surfaces (counters, tables, shelves...) then get their tops from what rests on them
+(``simulator.calibration.supports``).
 
 An extent the views cannot see (a cabinet's depth when a counter hides its top) collapses
 in the fit; it gets the builder's extent back behind the face that was seen.
@@ -35,15 +34,9 @@ from simulator.calibration.boxfit import Views, fit_box, shape_points
 
 MIN_INSTANCE_VIEWS = 5
 PRIOR = 20.0  # pull towards the builder's box (pixels^2 per unit of log size or metre of offset)
-SURFACES = frozenset({
-    "CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand",
-    "Shelf", "Cart", "Ottoman", "Stool", "Chair", "Footstool",
-})
 MAX_GROWTH = 2.5  # a fit growing an extent beyond this many times the builder's is rejected
 MAX_SHIFT = 0.5  # metres: so is one moving the box centre further than this
 COLLAPSE = 0.5  # a fitted extent below this share of the builder's was not seen (see _restore_collapsed)
-TOP_QUANTILE = 10  # percent: the fitted top stays below this quantile of resting bottoms
-REST_BAND = (-0.10, 0.15)  # a movable's bottom this far below / above a surface's top rests on it
 
 
 def builder_boxes(floor_plan: str) -> dict[str, dict[str, Any]]:
@@ -51,7 +44,7 @@ def builder_boxes(floor_plan: str) -> dict[str, dict[str, Any]]:
     objectId -> {'type', 'position' (box centre), 'size'}."""
     from simulator.scenes import _canonical, _raw
 
-    return _raw()[_canonical(floor_plan)]["fixed_objects"]
+    return _raw()[_canonical(floor_plan)].get("fixed_objects") or {}  # none in unsupported floor plans
 
 
 def _views(group: list[dict], height: float, fov: float) -> Views:
@@ -188,52 +181,3 @@ def choose_boxes(fixed: dict[str, dict[str, dict]], groups: dict[tuple[str, str]
             boxes[oid] = (centre, size)
             kept[name] += 1
     return kept
-
-
-def resting_bottoms(trajectories: Any, types: dict, assets: dict) -> dict[str, list[tuple[float, float, float]]]:
-    """floor plan -> (x, bottom y, z) of every recorded movable object in its start states,
-    with the movables' fitted boxes (``types``, ``assets`` as ``fit_movables`` returns them):
-    the pivot moved by the turned offset, half the turned height below."""
-    from simulator.calibration.table import rotation_matrix
-
-    out: dict[str, set[tuple[float, float, float]]] = defaultdict(set)
-    for trajectory in trajectories:
-        for pose in trajectory.object_poses:
-            entry = assets.get(pose["objectName"]) or types.get(pose["objectName"].split("_")[0])
-            if entry is None:
-                continue
-            p, r = pose["position"], pose.get("rotation") or {}
-            rot = rotation_matrix((float(r.get("x", 0.0)), float(r.get("y", 0.0)), float(r.get("z", 0.0))))
-            centre = np.array([p["x"], p["y"], p["z"]], dtype=float) + rot @ np.array(entry["offset"])
-            height = float(np.abs(rot[1]) @ np.array(entry["size"]))
-            out[trajectory.floor_plan].add((round(float(centre[0]), 3), round(float(centre[1]) - height / 2, 3),
-                                            round(float(centre[2]), 3)))
-    return {k: sorted(v) for k, v in out.items()}
-
-
-def clamp_surfaces(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
-    """Lower the fitted top of every surface to the low end of the bottoms of the movables
-    that rest on it (bottom within ``REST_BAND`` of its top, centre over its footprint);
-    the bottom stays. Returns how many were lowered."""
-    lowered = 0
-    for plan, entries in fixed.items():
-        points = np.array(bottoms.get(plan, []), dtype=float).reshape(-1, 3)
-        for oid, entry in entries.items():
-            built = builder_boxes(plan)[oid]
-            if built["type"] not in SURFACES or not len(points):
-                continue
-            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
-            centre = pivot + np.array(entry["offset"])
-            half = np.array(entry["size"]) / 2
-            top, bottom = centre[1] + half[1], centre[1] - half[1]
-            over = (np.abs(points[:, 0] - centre[0]) <= half[0]) & (np.abs(points[:, 2] - centre[2]) <= half[2])
-            rest = points[over & (points[:, 1] >= top + REST_BAND[0]) & (points[:, 1] <= top + REST_BAND[1])]
-            if len(rest) == 0:
-                continue
-            limit = float(np.percentile(rest[:, 1], TOP_QUANTILE))
-            if limit < top - 1e-3 and limit > bottom + 0.01:
-                entry["size"][1] = round(limit - bottom, 4)
-                entry["offset"][1] = round((limit + bottom) / 2 - pivot[1], 4)
-                entry["clamped_top"] = round(top - limit, 4)
-                lowered += 1
-    return lowered

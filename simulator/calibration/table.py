@@ -53,6 +53,13 @@ def fixed_box(floor_plan: str, object_id: str) -> tuple[Vec3, Vec3] | None:
     return centre, tuple(float(v) for v in entry["size"])  # type: ignore[return-value]
 
 
+def fixed_levels(floor_plan: str, object_id: str) -> tuple[float, ...]:
+    """The shelf heights (absolute, metres) of a fridge or cabinet where AI2-THOR's objects
+    rest inside it (``simulator.calibration.supports``); () if none were recorded."""
+    entry = _table().get("fixed", {}).get(floor_plan, {}).get(object_id) or {}
+    return tuple(float(v) for v in entry.get("levels", ()))
+
+
 @lru_cache(maxsize=4096)
 def rotation_matrix(rotation: Vec3) -> np.ndarray:
     from simulator.render.rotation import euler_matrix

@@ -44,18 +44,23 @@ def _door(k: Kit, th: float, v: float, h: float, rgb=None, mat=None, window=None
         )
 
 
+def _shelves(k: Kit, th: float, default: tuple[float, ...], rgb=None) -> None:
+    """Thin shelves inside an open shell: at the calibrated ``levels`` (their tops where
+    AI2-THOR's objects rest), else at the ``default`` fractions of the height."""
+    if k.obj.levels:
+        tops = [level - k.center[1] for level in k.obj.levels]
+    else:
+        tops = [f * k.H + 0.005 for f in default]
+    for top in tops:
+        if -k.H / 2 + th + 0.01 < top < k.H / 2 - th:
+            k.add(BOX, (0, top - 0.005, -th / 2), (k.W - 2 * th, 0.01, k.D - 2 * th), rgb, PLAIN)
+
+
 def _fridge(k: Kit) -> None:
     th = min(0.05, 0.1 * k.D)
     _shell(k, th, _INSIDE, k.D - th)
     if k.obj.is_open:
-        for f in (-0.2, 0.1):
-            k.add(
-                BOX,
-                (0, f * k.H, -th / 2),
-                (k.W - 2 * th, 0.01, k.D - 2 * th),
-                (0.8, 0.85, 0.9),
-                PLAIN,
-            )
+        _shelves(k, th, (-0.2, 0.1), (0.8, 0.85, 0.9))
         k.add(
             BOX,
             (0, 0.4 * k.H, -k.D / 2 + th + 0.01),
@@ -69,6 +74,8 @@ def _fridge(k: Kit) -> None:
 def _cabinet(k: Kit) -> None:
     th = min(0.03, 0.1 * k.D, 0.1 * k.W)
     _shell(k, th, None, k.D - th)
+    if k.obj.is_open:
+        _shelves(k, th, ())
     _door(k, th, 0, k.H)
 
 

@@ -31,6 +31,7 @@ class RenderObject:
     # frame (calibrated); None: an unturned box of ``size`` facing away from the nearest wall
     rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
     extent: tuple[float, float, float] | None = None
+    levels: tuple[float, ...] = ()  # shelf heights (absolute y) inside a fridge or cabinet; (): the type's own
 
 
 @dataclass(frozen=True)

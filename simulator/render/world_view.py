@@ -85,6 +85,7 @@ def render_objects(world: World) -> tuple[RenderObject, ...]:
                 o.liquid if o.is_filled else None,
                 tuple(o.rotation) if o.extent is not None else (0.0, 0.0, 0.0),
                 o.extent,
+                o.levels,
             )
         )
     return tuple(out)

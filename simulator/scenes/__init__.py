@@ -45,6 +45,7 @@ class FixedObject:
     size: tuple[float, float, float]  # full axis-aligned extents (x, y, z), metres
     interaction_pose: Pose | None
     receptacle: bool
+    levels: tuple[float, ...] = ()  # shelf heights inside a fridge or cabinet (calibrated), metres
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def _load(key: str) -> Scene:
             f"recorded); {len(supported_scenes())} of the {len(all_scenes())} floor plans are "
             "supported (see simulator.scenes.supported_scenes())"
         )
-    from simulator.calibration.table import fixed_box
+    from simulator.calibration.table import fixed_box, fixed_levels
 
     fixed = {}
     for oid, o in raw["fixed_objects"].items():
@@ -142,6 +143,7 @@ def _load(key: str) -> Scene:
             position=(float(position[0]), float(position[1]), float(position[2])),
             size=(float(size[0]), float(size[1]), float(size[2])),
             interaction_pose=_pose(o["interaction_pose"]), receptacle=bool(o["receptacle"]),
+            levels=fixed_levels(key, oid),
         )
     b = raw["bounds"]
     return Scene(

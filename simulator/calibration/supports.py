@@ -1,0 +1,183 @@
+"""Support surfaces: the heights at which AI2-THOR's objects rest on each fixed instance.
+
+Every ALFRED start state records the pose of every movable object; with the movables'
+fitted boxes that gives, per floor plan, thousands of (x, bottom, z) points where real
+objects rest (``resting_bottoms``). A surface (counter, table, shelf, desk...) is drawn
+with its top where the objects over it rest (``fit_supports``), for every instance of the
+floor plan, fitted or not: the scene builder's one-size-per-type boxes put the top of a
+side table, a dining table or a shelf well above the things standing on it, which then
+are drawn inside it (hidden) although AI2-THOR shows them.
+
+The resting bottoms over an instance's footprint, between just above its bottom and a
+little above its top (``BAND_ABOVE``), fall into bands (runs with gaps under
+``LEVEL_GAP``); its support level is the highest band holding at least ``TOP_SHARE`` of
+the largest one (a TV stand's or a side table's lower shelf does not become its top), at
+the band's low end (``LEVEL_QUANTILE``). Objects inside an enclosing receptacle (a
+dresser's drawers, a fridge) or in a sink basin are left out. A thin slab (a shelf, at most
+``THIN`` tall) is moved whole, and may move down by up to ``BAND_ABOVE``.
+
+Inside a fridge or a cabinet the resting bottoms fall into a few bands: its shelves
+(``fit_levels``). They are kept per instance as ``levels`` (absolute heights): the
+renderer draws the shelves there, and the simulator puts things on the shelf the agent
+looks at instead of on the floor of the receptacle, where AI2-THOR never puts them and
+where the receptacle's own walls hide them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+
+SURFACES = frozenset({
+    "CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand",
+    "Shelf", "Cart", "Ottoman", "Stool", "Footstool",
+})
+ENCLOSURES = frozenset({"Drawer", "Cabinet", "Fridge", "Microwave", "Safe", "Sink", "SinkBasin", "Toaster"})
+LEVEL_QUANTILE = 10  # percent of a band: the surface is under (nearly) all of its bottoms
+TOP_SHARE = 0.25  # a band this large relative to the largest can be the top surface
+THIN = 0.1  # metres: a surface this thin is a slab, moved whole
+BAND_ABOVE = 0.15  # metres above the drawn top that objects may rest (the box is too low)
+MIN_ABOVE_BOTTOM = 0.02  # metres: points nearer the box's bottom are on the floor under it
+MIN_POINTS = 2
+SHELVED = frozenset({"Fridge", "Cabinet"})
+LEVEL_GAP = 0.03  # metres: resting bottoms closer than this (in sorted order) are one band
+MIN_LEVEL_SHARE = 0.1  # a shelf holds at least this share of the instance's resting bottoms...
+MIN_LEVEL_POINTS = 3  # ...and at least this many
+TOP_CLEARANCE = 0.1  # metres: a band this near the top (or above it) rests on the receptacle, not in it
+
+
+def resting_bottoms(trajectories: Any, types: dict, assets: dict) -> dict[str, list[tuple[float, float, float]]]:
+    """floor plan -> (x, bottom y, z) of every recorded movable object in its start states,
+    with the movables' fitted boxes (``types``, ``assets`` as ``fit_movables`` returns them):
+    the pivot moved by the turned offset, half the turned height below."""
+    from simulator.calibration.table import rotation_matrix
+
+    out: dict[str, set[tuple[float, float, float]]] = defaultdict(set)
+    for trajectory in trajectories:
+        for pose in trajectory.object_poses:
+            entry = assets.get(pose["objectName"]) or types.get(pose["objectName"].split("_")[0])
+            if entry is None:
+                continue
+            p, r = pose["position"], pose.get("rotation") or {}
+            rot = rotation_matrix((float(r.get("x", 0.0)), float(r.get("y", 0.0)), float(r.get("z", 0.0))))
+            centre = np.array([p["x"], p["y"], p["z"]], dtype=float) + rot @ np.array(entry["offset"])
+            height = float(np.abs(rot[1]) @ np.array(entry["size"]))
+            out[trajectory.floor_plan].add((round(float(centre[0]), 3), round(float(centre[1]) - height / 2, 3),
+                                            round(float(centre[2]), 3)))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def bands(bottoms: np.ndarray) -> list[np.ndarray]:
+    """Sorted resting bottoms split into runs whose neighbours are under ``LEVEL_GAP`` apart."""
+    ys = np.sort(np.asarray(bottoms, dtype=float))
+    return np.split(ys, np.flatnonzero(np.diff(ys) > LEVEL_GAP) + 1) if len(ys) else []
+
+
+def support_level(bottoms: np.ndarray) -> float:
+    """The height of the top surface under a set of resting bottoms: the highest band
+    holding at least ``TOP_SHARE`` of the largest one, at its low end."""
+    runs = bands(bottoms)
+    need = max(MIN_POINTS, TOP_SHARE * max(len(r) for r in runs))
+    top = [r for r in runs if len(r) >= need][-1] if any(len(r) >= need for r in runs) else max(runs, key=len)
+    return float(np.percentile(top, LEVEL_QUANTILE))
+
+
+def _boxes(plan: str, fixed: dict[str, dict]) -> dict[str, tuple[str, np.ndarray, np.ndarray]]:
+    """objectId -> (type, centre, full size) of every fixed object: the fitted box where
+    there is one, else the builder's."""
+    from simulator.calibration.fixedfit import builder_boxes
+
+    out = {}
+    for oid, b in builder_boxes(plan).items():
+        entry = fixed.get(oid)
+        if entry is None:
+            centre, size = np.array(b["position"], dtype=float), np.array(b["size"], dtype=float)
+        else:
+            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
+            centre, size = pivot + np.array(entry["offset"]), np.array(entry["size"], dtype=float)
+        out[oid] = (b["type"], centre, size)
+    return out
+
+
+def _within(points: np.ndarray, centre: np.ndarray, size: np.ndarray, axes=(0, 1, 2), margin: float = 0.0) -> np.ndarray:
+    inside = np.ones(len(points), dtype=bool)
+    for a in axes:
+        inside &= np.abs(points[:, a] - centre[a]) <= size[a] / 2 + margin
+    return inside
+
+
+def fit_supports(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
+    """Move the top of every surface instance of every floor plan (fitted or not; an
+    unfitted one gets an entry with the builder's box, ``choice`` 'builder') to its support
+    level; the bottom stays. Returns how many tops moved."""
+    moved = 0
+    for plan in sorted(bottoms):
+        points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
+        entries = fixed.setdefault(plan, {})
+        boxes = _boxes(plan, entries)
+        enclosed = np.zeros(len(points), dtype=bool)
+        for kind, centre, size in boxes.values():
+            if kind in ENCLOSURES:
+                enclosed |= _within(points, centre, size, margin=0.02)
+        free = points[~enclosed]
+        for oid, (kind, centre, size) in sorted(boxes.items()):
+            if kind not in SURFACES:
+                continue
+            top, bottom = centre[1] + size[1] / 2, centre[1] - size[1] / 2
+            slab = size[1] <= THIN
+            low = top - BAND_ABOVE if slab else bottom + MIN_ABOVE_BOTTOM
+            over = free[_within(free, centre, size, axes=(0, 2))]
+            ys = over[:, 1][(over[:, 1] >= low) & (over[:, 1] <= top + BAND_ABOVE)]
+            if len(ys) < MIN_POINTS:
+                continue
+            level = support_level(ys)
+            if abs(level - top) < 1e-3:
+                continue
+            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
+            entry = entries.get(oid) or {"choice": "builder", "offset": [round(float(v), 4) for v in centre - pivot],
+                                         "size": [round(float(v), 4) for v in size]}
+            if slab:  # the whole slab moves
+                entry["offset"][1] = round(float(centre[1]) + level - top - pivot[1], 4)
+            else:  # the bottom stays
+                entry["size"][1] = round(level - bottom, 4)
+                entry["offset"][1] = round((level + bottom) / 2 - pivot[1], 4)
+            entry["support_shift"] = round(level - top, 4)
+            entries[oid] = entry
+            moved += 1
+    return moved
+
+
+def shelf_levels(bottoms: np.ndarray) -> list[float]:
+    """The shelves under a set of resting bottoms inside one receptacle: runs of sorted
+    bottoms with gaps under ``LEVEL_GAP``, each holding enough of them, at the low end
+    (``LEVEL_QUANTILE``) of the run."""
+    runs = bands(bottoms)
+    need = max(MIN_LEVEL_POINTS, MIN_LEVEL_SHARE * sum(len(r) for r in runs))
+    return [round(float(np.percentile(r, LEVEL_QUANTILE)), 3) for r in runs if len(r) >= need]
+
+
+def fit_levels(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
+    """Give every fridge and cabinet instance with things recorded inside it its shelf
+    ``levels`` (an unfitted one gets an entry with the builder's box). Returns how many."""
+    count = 0
+    for plan in sorted(bottoms):
+        points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
+        entries = fixed.setdefault(plan, {})
+        for oid, (kind, centre, size) in sorted(_boxes(plan, entries).items()):
+            if kind not in SHELVED:
+                continue
+            top, bottom = centre[1] + size[1] / 2, centre[1] - size[1] / 2
+            inside = points[_within(points, centre, size, axes=(0, 2))]
+            ys = inside[:, 1][(inside[:, 1] >= bottom - MIN_ABOVE_BOTTOM) & (inside[:, 1] <= top - TOP_CLEARANCE)]
+            levels = shelf_levels(ys)
+            if not levels:
+                continue
+            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
+            entry = entries.get(oid) or {"choice": "builder", "offset": [round(float(v), 4) for v in centre - pivot],
+                                         "size": [round(float(v), 4) for v in size]}
+            entry["levels"] = levels
+            entries[oid] = entry
+            count += 1
+    return count
