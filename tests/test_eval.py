@@ -55,6 +55,9 @@ def test_summary_has_exactly_the_documented_keys(tmp_path, capsys):
     for task in summary["per_task"].values():
         assert set(task) == {"episodes", "success_rate", "goal_condition_success"}
     assert summary["wall_seconds"] > 0 and summary["episodes_per_hour"] > 0
+    rows = read_rows(tmp_path / "episodes.jsonl", repair=False)
+    assert summary["plan_length_ratio"] == pytest.approx(
+        sum(r["steps"] for r in rows) / sum(r["expert_actions"] for r in rows), abs=1e-4)
     assert (tmp_path / "config.yaml").read_text().startswith("seed: 0")
     logs = sorted(p.name for p in (tmp_path / "logs").iterdir())
     assert len(logs) == 3

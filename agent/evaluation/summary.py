@@ -2,7 +2,9 @@
 
 Rates are fractions in [0, 1] computed as ALFRED and TEACh do (``agent.metrics.aggregate``:
 GC over all goal conditions, PLW rates weighted by the expert's path length); means are
-per episode; ``failure_causes`` counts the ``end_reason`` of the failed episodes;
+per episode; ``plan_length_ratio`` is the agent's steps over the recorded expert's actions,
+summed over the episodes that have an expert (ALFRED's: how much shorter our plans are than
+AI2-THOR's experts', a measure of the world's difficulty; None without experts); ``failure_causes`` counts the ``end_reason`` of the failed episodes;
 ``wall_seconds`` is the run's wall time summed over its sessions (a resumed run counts
 every session up to its last finished episode). ``complete`` says whether the summary
 covers every selected episode (``episodes == episodes_selected``); ``episodes_selected`` is
@@ -20,7 +22,7 @@ from agent.metrics import aggregate, aggregate_by
 SUMMARY_KEYS = (
     "config", "oracles", "suite", "split", "episodes", "complete", "episodes_selected",
     "success_rate", "goal_condition_success",
-    "plw_success_rate", "plw_goal_condition_success", "mean_steps", "mean_failed_actions",
+    "plw_success_rate", "plw_goal_condition_success", "mean_steps", "plan_length_ratio", "mean_failed_actions",
     "mean_utterances", "mean_questions", "per_task", "failure_causes", "wall_seconds",
     "episodes_per_hour",
 )
@@ -38,6 +40,14 @@ def run_wall_seconds(rows: Sequence[dict[str, Any]]) -> float:
 
 def _mean(rows: Sequence[dict[str, Any]], key: str) -> float:
     return sum(float(r[key]) for r in rows) / len(rows) if rows else 0.0
+
+
+def plan_length_ratio(rows: Sequence[dict[str, Any]]) -> float | None:
+    """Sum of the agent's steps over the sum of the expert's actions, same episodes."""
+    with_expert = [r for r in rows if r.get("expert_actions")]
+    if not with_expert:
+        return None
+    return round(sum(r["steps"] for r in with_expert) / sum(r["expert_actions"] for r in with_expert), 4)
 
 
 def summarize(
@@ -68,6 +78,7 @@ def summarize(
         "plw_success_rate": overall["plw_success_rate"],
         "plw_goal_condition_success": overall["plw_goal_condition_success"],
         "mean_steps": _mean(rows, "steps"),
+        "plan_length_ratio": plan_length_ratio(rows),
         "mean_failed_actions": _mean(rows, "failed_actions"),
         "mean_utterances": _mean(rows, "utterances"),
         "mean_questions": _mean(rows, "questions"),
@@ -97,7 +108,9 @@ def overview(summary: dict[str, Any]) -> str:
     return "\n".join([
         f"PLW success {100 * summary['plw_success_rate']:.1f}%, PLW goal conditions "
         f"{100 * summary['plw_goal_condition_success']:.1f}%",
-        f"per episode: {summary['mean_steps']:.1f} steps, {summary['mean_failed_actions']:.2f} failed "
+        f"per episode: {summary['mean_steps']:.1f} steps"
+        + (f" ({summary['plan_length_ratio']:.2f} of the expert's)" if summary.get("plan_length_ratio") else "")
+        + f", {summary['mean_failed_actions']:.2f} failed "
         f"actions, {summary['mean_utterances']:.1f} utterances, {summary['mean_questions']:.1f} questions",
         f"failure causes: {causes}",
         f"wall time {summary['wall_seconds']:.1f} s, {summary['episodes_per_hour']:.0f} episodes/hour",
