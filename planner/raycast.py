@@ -146,6 +146,66 @@ def box_on_screen(target: ObjectInstance, pose: Pose, camera: CameraIntrinsics) 
     return mask
 
 
+def _moved(pose: Pose, dx: float, dz: float) -> Pose:
+    h = np.radians(pose.heading)
+    ahead, side = np.array([np.sin(h), np.cos(h)]), np.array([np.cos(h), -np.sin(h)])
+    x, z = np.array([pose.x, pose.z]) + STEP * (dx * side + dz * ahead)
+    return Pose(float(x), float(z), pose.heading, pose.horizon)
+
+
+def landing(target: ObjectInstance, item: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
+    """(x, z) where a held ``item`` put on the surface ``target`` lands when put from
+    ``pose``: where the view's centre meets the surface, inside its footprint."""
+    low, high = _box(target)
+    _, _, forward = camera_axes(pose.heading, pose.horizon)
+    eye = np.array([pose.x, camera.camera_height, pose.z])
+    centre = (low + high) / 2
+    spot = eye + (high[1] - eye[1]) / forward[1] * forward if forward[1] < -1e-3 else centre
+    margin = np.maximum((high - low) / 2 - np.array(item.extent) / 2, 0.0)
+    return np.clip(spot[[0, 2]], (centre - margin)[[0, 2]], (centre + margin)[[0, 2]])
+
+
+def crowded(target: ObjectInstance, belief: Belief, pose: Pose, camera: CameraIntrinsics) -> bool:
+    """Would the held object land (mostly) on something already on the surface ``target``?"""
+    item = belief.memory.instances.get(belief.memory.held or "")
+    if item is None:
+        return False
+    x, z = landing(target, item, pose, camera)
+    for other in belief.memory.instances.values():
+        if other.container != target.key or other.key == item.key:
+            continue
+        reach = (np.array(other.extent)[[0, 2]] + np.array(item.extent)[[0, 2]]) / 2 * 0.8
+        if abs(other.position[0] - x) < reach[0] and abs(other.position[2] - z) < reach[1]:
+            return True
+    return False
+
+
+def free_spot(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics) -> tuple[str, float] | None:
+    """When the held object would land on something already on the surface ``target`` (two
+    plates put down from one spot end up stacked, and a click then takes the upper one):
+    the look (up or down: the spot nears or recedes) or one-step move onto a free cell
+    after which it lands clear of them and the target still takes a click, with the
+    horizontal distance to the target there (None: stay)."""
+    if not crowded(target, belief, belief.pose, camera):
+        return None
+    low, high = _box(target)
+    pose = belief.pose
+    looks = {"Look Down": Pose(pose.x, pose.z, pose.heading, pose.horizon + 30.0),
+             "Look Up": Pose(pose.x, pose.z, pose.heading, pose.horizon - 30.0)}
+    candidates = [(name, pose_) for name, pose_ in looks.items() if -30.0 <= pose_.horizon <= 60.0]
+    candidates += [(name, _moved(pose, dx, dz)) for name, (dx, dz) in MOVES.items()]
+    for name, moved in candidates:
+        if belief.grid.state_at(moved.x, moved.z) != Cell.FREE or crowded(target, belief, moved, camera):
+            continue
+        eye = np.array([moved.x, camera.camera_height, moved.z])
+        if float(np.linalg.norm(np.maximum(np.maximum(low - eye, eye - high), 0.0))) > INTERACTION_DISTANCE - 0.1:
+            continue
+        if good_pixels(target, box_on_screen(target, moved, camera), belief, camera, "receptacle", moved).any():
+            flat = np.maximum(np.maximum(low[[0, 2]] - (moved.x, moved.z), (moved.x, moved.z) - high[[0, 2]]), 0.0)
+            return name, float(np.hypot(*flat))
+    return None
+
+
 def better_view(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics,
                 affordance: str | None) -> tuple[str, float] | None:
     """When no pixel of the target selects it from here: the one-step move (Backward, Pan

@@ -22,7 +22,7 @@ from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
 from planner import knowledge
 from planner.clicking import click_point, find_target, project
 from planner.history import ACTION_OPS, History
-from planner.raycast import better_view, ray_click
+from planner.raycast import better_view, free_spot, ray_click
 
 ACTIONS = {"PickupObject": "Pickup", "PutObject": "Place", "OpenObject": "Open", "CloseObject": "Close",
            "ToggleObjectOn": "ToggleOn", "ToggleObjectOff": "ToggleOff", "SliceObject": "Slice", "PourObject": "Pour"}
@@ -46,7 +46,7 @@ class InteractSkill(Skill):
         self.retries = self.steps = self.moves = 0
         self.looked: set[float] = set()
         self.reach: float | None = None  # set from the target's height on the first step
-        self.scanning = False
+        self.scanning = self.hold = False
         self.avoid: list[tuple[float, float]] = list(history.avoid.get(self.target or "", ()))
         self.queue: list[str] = []  # recovery actions to take before the subgoal's own (e.g. "Open")
 
@@ -64,7 +64,7 @@ class InteractSkill(Skill):
         if self.reach is None:  # nearer after clicks that hit a neighbour
             misses = self.history.misclicks[self.target]
             self.reach = max(reach_for(instance.position[1], self.camera.camera_height) - 0.3 * misses, 0.3)
-        if not self.scanning:
+        if not self.scanning and not self.hold:
             nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.target, reach=self.reach))
             if nav.state == NavigationState.MOVING and nav.action:
                 return SkillStep.act(LowLevelAction(nav.action))
@@ -74,6 +74,9 @@ class InteractSkill(Skill):
                     return self.step(observation, belief, detections)
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
         detection = find_target(instance, detections, belief.pose, self.camera)
+        if detection is None and self.hold:  # lost it after stepping aside: walk to it again
+            self.hold = False
+            return self.step(observation, belief, detections)
         if detection is None:
             self.scanning = True  # look up and down from here before walking on
             look = self._scan(belief.pose.horizon)
@@ -87,6 +90,13 @@ class InteractSkill(Skill):
         name = self.queue[0] if self.queue else self.action
         centre = project(instance.position, belief.pose, self.camera)
         affordance = AFFORDANCE.get(name)
+        if name == "Place" and self.moves < MAX_MOVES and not knowledge.has(instance.object_type, "openable"):
+            move = free_spot(instance, belief, self.camera)  # not down onto what is already there
+            if move is not None:
+                self.moves += 1
+                self.reach = max(self.reach, move[1] + 0.05)
+                self.hold = True  # the navigator would undo the look: stay here for the put
+                return SkillStep.act(LowLevelAction(move[0]))
         point = ray_click(instance, detection.mask, belief, self.camera, affordance, tuple(self.avoid))
         if point is None and self.moves < MAX_MOVES:  # no clean click from here: step to a better view
             move = better_view(instance, belief, self.camera, affordance)

@@ -126,3 +126,18 @@ def test_ray_click_respects_the_avoided_points():
     first = ray_click(plate, detection("Plate", FULL).mask, b, CAMERA, "receptacle")
     second = ray_click(plate, detection("Plate", FULL).mask, b, CAMERA, "receptacle", (first,))
     assert second is not None and not np.allclose(first, second)
+
+
+def test_a_plate_is_not_put_down_onto_the_plate_already_there():
+    from planner.raycast import crowded, free_spot
+
+    b = scene([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}, (1.0, 0.05, 0.6)),
+               ("Plate1", "Plate", (0.0, 0.93, 1.0), "Counter", {}, (0.22, 0.01, 0.22)),
+               ("Plate2", "Plate", (0.5, 1.2, 0.2), None, {}, (0.22, 0.01, 0.22))], held="Plate2")
+    b.grid.occupancy[:] = 1
+    counter = b.memory.instances["Counter"]
+    assert crowded(counter, b, b.pose, CAMERA)  # it would land on Plate1 from here
+    name, _ = free_spot(counter, b, CAMERA)
+    assert name == "Look Down"  # nearer the edge, clear of Plate1
+    b.memory.instances["Plate1"].container = None
+    assert not crowded(counter, b, b.pose, CAMERA) and free_spot(counter, b, CAMERA) is None
