@@ -21,13 +21,19 @@ from contracts.belief import Belief, Cell, ObjectInstance
 from contracts.geometry import CameraIntrinsics, Pose, camera_axes
 from planner import knowledge
 
-INTERACTION_DISTANCE = 1.5  # metres from the camera (AI2-THOR's reach): farther objects take no clicks
+INTERACTION_DISTANCE = 1.5  # metres (AI2-THOR's reach, horizontal to the box as the simulator measures it)
 STRIDE = 2  # pixels: rays are cast on a grid this coarse
 
 
 def _box(instance: ObjectInstance) -> tuple[np.ndarray, np.ndarray]:
     centre, half = np.array(instance.position, float), np.array(instance.extent, float) / 2
     return centre - half, centre + half
+
+
+def _reach(low: np.ndarray, high: np.ndarray, eye: np.ndarray) -> float:
+    """Horizontal distance from the camera to a box (the simulator's reach: low drawers and
+    things on the floor count as near when the Follower stands next to them)."""
+    return float(np.linalg.norm(np.maximum(np.maximum(low - eye, eye - high), 0.0)[[0, 2]]))
 
 
 def _hits(origin: np.ndarray, rays: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -64,7 +70,7 @@ def competitors(target: ObjectInstance, belief: Belief, origin: np.ndarray,
         if not knowledge.affords(inst.object_type, affordance):
             continue
         low, high = _box(inst)
-        if float(np.linalg.norm(np.maximum(np.maximum(low - origin, origin - high), 0.0))) > INTERACTION_DISTANCE:
+        if _reach(low, high, origin) > INTERACTION_DISTANCE:
             continue
         if not _enclosed(inst, belief):
             out.append(inst)
@@ -198,7 +204,7 @@ def free_spot(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics) 
         if belief.grid.state_at(moved.x, moved.z) != Cell.FREE or crowded(target, belief, moved, camera):
             continue
         eye = np.array([moved.x, camera.camera_height, moved.z])
-        if float(np.linalg.norm(np.maximum(np.maximum(low - eye, eye - high), 0.0))) > INTERACTION_DISTANCE - 0.1:
+        if _reach(low, high, eye) > INTERACTION_DISTANCE - 0.1:
             continue
         if good_pixels(target, box_on_screen(target, moved, camera), belief, camera, "receptacle", moved).any():
             flat = np.maximum(np.maximum(low[[0, 2]] - (moved.x, moved.z), (moved.x, moved.z) - high[[0, 2]]), 0.0)
@@ -221,7 +227,7 @@ def better_view(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics
         if belief.grid.state_at(float(x), float(z)) != Cell.FREE:
             continue
         eye = np.array([x, camera.camera_height, z])
-        if float(np.linalg.norm(np.maximum(np.maximum(low - eye, eye - high), 0.0))) > INTERACTION_DISTANCE - 0.1:
+        if _reach(low, high, eye) > INTERACTION_DISTANCE - 0.1:
             continue
         moved = Pose(float(x), float(z), pose.heading, pose.horizon)
         count = int(good_pixels(target, box_on_screen(target, moved, camera), belief, camera, affordance, moved).sum())
