@@ -8,13 +8,13 @@ crossed, at a high cost, only to reach an instance -- something seen, so somethi
 finds the cheapest action sequence to a goal pose and returns its first action; the next
 call plans again, so a failed move or a map that changed reroutes at once.
 
-Goal poses for an instance: lattice points from which the camera is within ``reach`` of
-the instance's box in 3-D (the simulator's interaction distance is measured from the
-camera), facing it (its centre within the 90-degree field of view); each costs the looks
+Goal poses for an instance: lattice points within ``reach`` of the instance's box measured
+horizontally (the simulator's interaction distance, like AI2-THOR's, is the radius of a
+vertical capsule around the agent: docs/simulator.md), facing it (its centre within the 90-degree field of view); each costs the looks
 (30 degrees each) needed to bring the box's centre well inside the vertical field of view,
 and ``MARGIN_COST`` more when it is not ``reach_margin`` inside the reach (remembered
 extents are partial). Arrival: when the mapper tells the navigator what the camera sees
-(``in_view``: instance key -> the camera distance of its nearest seen point this frame),
+(``in_view``: instance key -> the horizontal distance of its nearest seen point this frame),
 the Follower has arrived as soon as the instance is seen within reach -- wherever it is on
 the way; a goal pose reached, looked from, and not seeing it is ruled out for that instance
 and the next one tried (at most ``MAX_MISSES``, then it counts as arrived). Without
@@ -124,14 +124,13 @@ class GridNavigator(Navigator):
         """Goal costs (looks needed, plus MARGIN_COST outside the margin; inf: not a goal) and
         the horizon to look at it with, per lattice pose."""
         x, y, z = position
-        hx, hy, hz = extent[0] / 2, extent[1] / 2, extent[2] / 2
+        hx, hz = extent[0] / 2, extent[2] / 2
         px, pz = np.meshgrid(lattice.xs, lattice.zs, indexing="ij")
         dx = np.maximum(np.abs(px - x) - hx, 0)
         dz = np.maximum(np.abs(pz - z) - hz, 0)
-        dy = max(abs(self.camera_height - y) - hy, 0.0)
-        reach3d = np.sqrt(dx ** 2 + dy ** 2 + dz ** 2)
-        near = (reach3d <= reach) & ((dx > 0) | (dz > 0)) & lattice.open
-        extra = np.where(reach3d <= reach - self.reach_margin, 0.0, MARGIN_COST)
+        distance = np.hypot(dx, dz)
+        near = (distance <= reach) & ((dx > 0) | (dz > 0)) & lattice.open
+        extra = np.where(distance <= reach - self.reach_margin, 0.0, MARGIN_COST)
         # the horizon nearest the current one that has the box's centre well in view
         elevation = np.degrees(np.arctan2(self.camera_height - y, np.maximum(np.hypot(px - x, pz - z), 1e-6)))
         fits = np.abs(elevation[..., None] - np.array(HORIZONS)) <= HALF_VIEW

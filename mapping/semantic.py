@@ -37,7 +37,7 @@ from mapping.memory_updates import HintBook, apply_outcome, believed_container
 from mapping.navigation import GridNavigator
 
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
-VIEW_PERCENTILE = 1.0  # the camera distance of a detection: this percentile of its points' (robust to a stray pixel)
+VIEW_PERCENTILE = 1.0  # the distance of a detection: this percentile of its points' (robust to a stray pixel)
 
 
 @mapper.register("semantic")
@@ -79,7 +79,7 @@ class SemanticMapper(Mapper):
         self.memory = ObjectMemory()
         self.hints = HintBook()
         self.step = 0
-        self.in_view: dict[str, float] = {}  # instance key -> camera distance of its nearest seen point, this frame
+        self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
         searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
                                          distance_scale=p.distance_scale)
         self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
@@ -176,7 +176,8 @@ class SemanticMapper(Mapper):
                                        p.match_radius)
         if instance.key != self.memory.held:
             instance.container = believed_container(self.memory, instance)
-        distance = float(np.percentile(np.linalg.norm(hits - camera, axis=1), VIEW_PERCENTILE))
+        # horizontal, as the simulator measures reach (a vertical capsule around the agent)
+        distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
 
     def sees(self, object_type: str, reach: float) -> list[str]:

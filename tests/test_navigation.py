@@ -74,7 +74,7 @@ def test_point_goals_and_rerouting_after_a_failed_move():
     # something seen behind a wall is worth trying to cross it for (the map may be wrong) ...
     near_wall, apple = _corridor(), NavigationGoal(instance="Apple#1")
     near_wall.grid.occupancy[2, :] = Cell.OBSTACLE  # 0.5 m ahead
-    near_wall.memory.add("Apple", (0.25, 1.0, 1.75))  # out of reach from before the wall
+    near_wall.memory.add("Apple", (0.25, 1.0, 2.0))  # out of reach from before the wall
     crossing = GridNavigator(camera_height=1.5)
     assert crossing.step(_observe(), near_wall, apple).state == NavigationState.MOVING
     # ... until moves into each of its points have failed
