@@ -134,15 +134,17 @@ STEP = 0.25  # metres per move (AI2-THOR's grid)
 
 
 def box_on_screen(target: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
-    """H x W bool: the screen rectangle of the target's believed box seen from ``pose``."""
+    """H x W bool: the screen rectangle of the target's believed box seen from ``pose``
+    (where rays may meet it; the rays decide)."""
     low, high = _box(target)
     corners = np.array([[x, y, z] for x in (low[0], high[0]) for y in (low[1], high[1]) for z in (low[2], high[2])])
     right, up, forward = camera_axes(pose.heading, pose.horizon)
     d = corners - np.array([pose.x, camera.camera_height, pose.z])
     depth = d @ forward
     mask = np.zeros((camera.height, camera.width), dtype=bool)
-    if (depth <= 1e-3).any():
-        return mask  # partly behind the camera: leave it to the navigator
+    if (depth <= 1e-3).any():  # partly behind the camera (a long counter alongside): any pixel may meet it
+        mask[:] = True
+        return mask
     cols = camera.width / 2 + (d @ right) / depth * camera.focal
     rows = camera.height / 2 - (d @ up) / depth * camera.focal
     c0, c1 = int(max(np.floor(cols.min()), 0)), int(min(np.ceil(cols.max()), camera.width))
@@ -172,14 +174,18 @@ def landing(target: ObjectInstance, item: ObjectInstance, pose: Pose, camera: Ca
 
 
 def crowded(target: ObjectInstance, belief: Belief, pose: Pose, camera: CameraIntrinsics) -> bool:
-    """Would the held object land (mostly) on something already on the surface ``target``?"""
+    """Would the held object land (mostly) on something of about its size already on the
+    surface ``target`` (the two could not be told apart by a click)?"""
     item = belief.memory.instances.get(belief.memory.held or "")
     if item is None:
         return False
     x, z = landing(target, item, pose, camera)
+    size = float(np.prod(item.extent))
     for other in belief.memory.instances.values():
         if other.container != target.key or other.key == item.key:
             continue
+        if not 0.5 * size <= float(np.prod(other.extent)) <= 2.0 * size:
+            continue  # a click tells a much smaller or larger neighbour apart: only near-twins matter
         reach = (np.array(other.extent)[[0, 2]] + np.array(item.extent)[[0, 2]]) / 2 * 0.8
         if abs(other.position[0] - x) < reach[0] and abs(other.position[2] - z) < reach[1]:
             return True
@@ -201,7 +207,8 @@ def free_spot(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics) 
     candidates = [(name, pose_) for name, pose_ in looks.items() if -30.0 <= pose_.horizon <= 60.0]
     candidates += [(name, _moved(pose, dx, dz)) for name, (dx, dz) in MOVES.items()]
     for name, moved in candidates:
-        if belief.grid.state_at(moved.x, moved.z) != Cell.FREE or crowded(target, belief, moved, camera):
+        stepped = (moved.x, moved.z) != (pose.x, pose.z)
+        if (stepped and belief.grid.state_at(moved.x, moved.z) != Cell.FREE) or crowded(target, belief, moved, camera):
             continue
         eye = np.array([moved.x, camera.camera_height, moved.z])
         if _reach(low, high, eye) > INTERACTION_DISTANCE - 0.1:
