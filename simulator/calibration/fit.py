@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from simulator.calibration.boxfit import Views, fit_box, shape_points
+from simulator.calibration.basins import fit_basins
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
 from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms
 
@@ -161,10 +162,11 @@ def main(argv: list[str] | None = None) -> int:
 
     kept = choose_boxes(fixed, fixed_views(observations, closed_only=False), CAMERA_HEIGHT, camera["field_of_view"])
     fitted, fitted_plans = sum(len(v) for v in fixed.values()), len(fixed)
+    basins = fit_basins(observations, fixed, CAMERA_HEIGHT, camera["field_of_view"])
     bottoms = resting_bottoms(load_trajectories(args.trajectories), types, assets)
     moved = fit_supports(fixed, bottoms)
     shelved = fit_levels(fixed, bottoms)
-    print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); "
+    print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); {basins} basins from their rims; "
           f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves",
           file=sys.stderr)
     table = {

@@ -108,14 +108,15 @@ def _restore_collapsed(size: np.ndarray, offset: np.ndarray, size0: np.ndarray, 
     return size, offset
 
 
-def _rays(group: list[dict], height: float, fov: float) -> tuple[np.ndarray, np.ndarray]:
-    """(origins, unit directions) of the rays through each view's recorded interaction point."""
+def _rays(group: list[dict], height: float, fov: float, pixels: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(origins, unit directions) of the rays through each view's recorded interaction point
+    (or through ``pixels``, one (x, y) per view)."""
     from simulator.calibration.boxfit import FRAME, camera_axes
 
     cams = np.array([o["camera"] for o in group], dtype=float)
     right, up, forward = camera_axes(cams[:, 2], cams[:, 3])
     focal = FRAME / 2 / np.tan(np.radians(fov) / 2)
-    pts = np.array([o["point"] for o in group], dtype=float) + 0.5
+    pts = (np.array([o["point"] for o in group], dtype=float) if pixels is None else pixels) + 0.5
     d = forward + right * ((pts[:, :1] - FRAME / 2) / focal) - up * ((pts[:, 1:] - FRAME / 2) / focal)
     origins = np.stack([cams[:, 0], np.full(len(cams), height), cams[:, 1]], axis=1)
     return origins, d / np.linalg.norm(d, axis=1, keepdims=True)
@@ -150,6 +151,18 @@ def first_hit_rate(group: list[dict], box: tuple[np.ndarray, np.ndarray],
     return float(np.mean(np.isfinite(hit) & (hit <= nearest + 1e-6)))
 
 
+def _cut_open_for(built: dict[str, dict], other: str, oid: str) -> bool:
+    """Is ``other`` a counter or sink that the renderer cuts open where basin ``oid`` is set
+    in it (``simulator.render.world_view.basin_holes``)? Then it does not hide the basin."""
+    from simulator.render.world_view import BASINS, CUT_BY_BASINS
+
+    if built[oid]["type"] not in BASINS or built[other]["type"] not in CUT_BY_BASINS:
+        return False
+    (bx, _, bz), (bsx, _, bsz) = built[oid]["position"], built[oid]["size"]
+    (ox, _, oz), (osx, _, osz) = built[other]["position"], built[other]["size"]
+    return abs(bx - ox) < (bsx + osx) / 2 and abs(bz - oz) < (bsz + osz) / 2
+
+
 def choose_boxes(fixed: dict[str, dict[str, dict]], groups: dict[tuple[str, str], list[dict]],
                  height: float, fov: float) -> dict[str, int]:
     """Keep each fitted box only where it does not do worse than the builder's (or than the
@@ -166,7 +179,7 @@ def choose_boxes(fixed: dict[str, dict[str, dict]], groups: dict[tuple[str, str]
             boxes[oid] = (pivots[oid] + np.array(e["offset"]), np.array(e["size"]))
         for oid, e in sorted(entries.items()):
             group = groups[(plan, oid)]
-            others = [b for k, b in boxes.items() if k != oid]
+            others = [b for k, b in boxes.items() if k != oid and not _cut_open_for(built, k, oid)]
             fitted = boxes[oid]
             b_centre, b_size = np.array(built[oid]["position"], dtype=float), np.array(built[oid]["size"], dtype=float)
             xz = (np.array([fitted[0][0], b_centre[1], fitted[0][2]]), np.array([fitted[1][0], b_size[1], fitted[1][2]]))

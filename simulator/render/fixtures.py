@@ -7,6 +7,8 @@ swings ~100 degrees about a hinge on the object's left front edge.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .meshes import BOX, CYLINDER, SPHERE, TUBE
 from .palette import GLOW, METAL, PLAIN, WOOD, shade
 from .styles import Builder, Kit
@@ -99,10 +101,39 @@ def _microwave(k: Kit) -> None:
     _door(k, th, 0, k.H, window=_DARK)
 
 
+def _cut(rect: tuple[float, float, float, float], hole: tuple[float, float, float, float]) -> list:
+    """``rect`` minus ``hole`` (world x0, x1, z0, z1 rectangles) as up to four rectangles."""
+    x0, x1, z0, z1 = rect
+    hx0, hx1, hz0, hz1 = max(hole[0], x0), min(hole[1], x1), max(hole[2], z0), min(hole[3], z1)
+    if hx0 >= hx1 or hz0 >= hz1:
+        return [rect]
+    parts = [(x0, hx0, z0, z1), (hx1, x1, z0, z1), (hx0, hx1, z0, hz0), (hx0, hx1, hz1, z1)]
+    return [p for p in parts if p[1] - p[0] > 1e-3 and p[3] - p[2] > 1e-3]
+
+
+def _holed_slab(k: Kit, v: float, h: float, rgb=None, mat=None) -> None:
+    """A horizontal slab over the whole footprint at local height ``v``, ``h`` thick, with
+    the object's ``holes`` (world rectangles) cut out of it."""
+    (cx, _, cz), (sx, _, sz) = k.obj.center, k.obj.size
+    rects = [(cx - sx / 2, cx + sx / 2, cz - sz / 2, cz + sz / 2)]
+    for hole in k.obj.holes:
+        rects = [piece for r in rects for piece in _cut(r, hole)]
+    to_local = k.frame.T  # the frame is orthonormal: world offsets -> (u, v, t)
+    for x0, x1, z0, z1 in rects:
+        pos = to_local @ np.array([(x0 + x1) / 2 - cx, 0.0, (z0 + z1) / 2 - cz])
+        dims = np.abs(to_local) @ np.array([x1 - x0, h, z1 - z0])
+        k.add(BOX, (pos[0], v, pos[2]), tuple(dims), rgb, mat)
+
+
 def _counter(k: Kit) -> None:
     top = min(0.05, 0.3 * k.H)
+    body = (0.55, 0.42, 0.30)
+    if k.obj.holes:  # a basin is set in it: top and body are cut open there (the basin is drawn itself)
+        _holed_slab(k, k.H / 2 - top / 2, top)
+        _holed_slab(k, -top / 2, k.H - top, body, WOOD)
+        return
     k.add(BOX, (0, k.H / 2 - top / 2, 0), (k.W, top, k.D))
-    k.add(BOX, (0, -top / 2, -0.03), (k.W * 0.98, k.H - top, k.D - 0.06), (0.55, 0.42, 0.30), WOOD)
+    k.add(BOX, (0, -top / 2, -0.03), (k.W * 0.98, k.H - top, k.D - 0.06), body, WOOD)
 
 
 def _tray(k: Kit, th: float, inside) -> None:
@@ -114,6 +145,9 @@ def _tray(k: Kit, th: float, inside) -> None:
 
 
 def _sink(k: Kit) -> None:
+    if k.obj.holes:  # its basin is a separate object: the sink is the rim around it
+        _holed_slab(k, k.H / 2 - 0.01, 0.02)
+        return
     _tray(k, min(0.06, 0.2 * k.W, 0.2 * k.D), (0.45, 0.47, 0.50))
 
 

@@ -273,8 +273,11 @@ def _knob(k: Kit) -> None:
 
 
 def _faucet(k: Kit) -> None:
-    k.add(CYLINDER, (0, -0.1 * k.H, -0.25 * k.D), (0.25 * k.W, 0.8 * k.H, 0.25 * k.D))
-    k.add(BOX, (0, 0.35 * k.H, 0.1 * k.D), (0.15 * k.W, 0.12 * k.H, 0.7 * k.D))
+    """A column at the back with a handle on either side (AI2-THOR's faucets are as wide as
+    their handles: their masks are) and a spout reaching forward over the basin."""
+    k.add(CYLINDER, (0, -0.1 * k.H, -0.25 * k.D), (0.3 * k.W, 0.8 * k.H, 0.3 * k.D))
+    k.add(BOX, (0, -0.3 * k.H, -0.25 * k.D), (k.W, 0.2 * k.H, 0.3 * k.D), shade(k.body, 0.9))
+    k.add(BOX, (0, 0.35 * k.H, 0.1 * k.D), (0.2 * k.W, 0.15 * k.H, 0.7 * k.D))
     if k.obj.is_toggled:
         k.add(
             CYLINDER,

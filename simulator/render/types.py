@@ -32,6 +32,8 @@ class RenderObject:
     rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
     extent: tuple[float, float, float] | None = None
     levels: tuple[float, ...] = ()  # shelf heights (absolute y) inside a fridge or cabinet; (): the type's own
+    # world (x0, x1, z0, z1) rectangles cut out of a counter's or sink's top: the basins set in it
+    holes: tuple[tuple[float, float, float, float], ...] = ()
 
 
 @dataclass(frozen=True)

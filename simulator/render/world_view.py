@@ -64,9 +64,43 @@ def _hidden(world: World, object_id: str) -> bool:
     )
 
 
+CUT_BY_BASINS = ("CounterTop", "Sink")  # tops that AI2-THOR cuts open where a basin is set in
+BASINS = ("SinkBasin",)
+
+
+def _footprint(o: Any) -> tuple[float, float, float, float]:
+    (x, _, z), (sx, _, sz) = o.position, o.size
+    return (x - sx / 2, x + sx / 2, z - sz / 2, z + sz / 2)
+
+
+def basin_holes(world: World) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
+    """objectId of a counter or sink -> the footprints of the basins set in it (those whose
+    footprint overlaps its own, at any height: a basin hangs below the top it is set in),
+    clipped to it."""
+    basins = [o for o in world.objects.values() if o.object_type in BASINS]
+    out: dict[str, tuple[tuple[float, float, float, float], ...]] = {}
+    if not basins:
+        return out
+    for o in world.objects.values():
+        if o.object_type not in CUT_BY_BASINS:
+            continue
+        x0, x1, z0, z1 = _footprint(o)
+        holes = []
+        for b in basins:
+            bx0, bx1, bz0, bz1 = _footprint(b)
+            cut = (max(x0, bx0), min(x1, bx1), max(z0, bz0), min(z1, bz1))
+            if cut[0] < cut[1] and cut[2] < cut[3]:
+                holes.append(tuple(round(v, 4) for v in cut))
+        if holes:
+            out[o.object_id] = tuple(sorted(holes))
+    return out
+
+
 def render_objects(world: World) -> tuple[RenderObject, ...]:
     """One ``RenderObject`` per world object, in ``world.objects`` order (instance k is the
-    k-th of them, 1-based). Hidden: inside a closed enclosing receptacle, or held."""
+    k-th of them, 1-based). Hidden: inside a closed enclosing receptacle, or held. Counters
+    and sinks have the basins set in them cut out of their tops (``basin_holes``)."""
+    holes = basin_holes(world)
     out = []
     for oid, o in world.objects.items():
         out.append(
@@ -86,6 +120,7 @@ def render_objects(world: World) -> tuple[RenderObject, ...]:
                 tuple(o.rotation) if o.extent is not None else (0.0, 0.0, 0.0),
                 o.extent,
                 o.levels,
+                holes.get(oid, ()),
             )
         )
     return tuple(out)

@@ -1,0 +1,72 @@
+"""Sink basins from where AI2-THOR's masks of them meet the rim.
+
+A basin is seen from above, into its opening: a box fit to its 2-D boxes cannot tell a
+shallow basin at the rim from a deeper one further back and lower (the views all look down
+at it from the front), and it often lands below the counter, where nothing shows it. But
+the edges of a basin's mask are its rim, and the rim lies in the horizontal plane of the
+basin's pivot (the height in its AI2-THOR objectId). So for every recorded view, the rays
+through the near corners and the near and far edge middles of the mask's box are cut with
+that plane (the views look along a grid axis, as the rim's edges run); the
+view's opening is the footprint of the cuts, the basin's the median over its views. The
+box hangs the builder's depth below the rim. The counter and the sink it is set in are
+drawn cut open over it (``simulator.render.world_view.basin_holes``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.calibration.fixedfit import MAX_SHIFT, MIN_INSTANCE_VIEWS, _rays, builder_boxes, fixed_views
+
+BASIN_TYPES = frozenset({"SinkBasin"})
+SPAN = (0.15, 1.2)  # metres: an opening narrower or wider than this is a view gone astray
+
+
+def _edge_pixels(bbox) -> np.ndarray:
+    """The mask box's near corners (the near rim's ends: in perspective the near rim is the
+    widest) and the middles of its near and far edges (the near and far rims)."""
+    x0, y0, x1, y1 = bbox
+    xm = (x0 + x1) / 2
+    return np.array([[x0, y1], [x1, y1], [xm, y0], [xm, y1]], dtype=float)
+
+
+def rim_footprint(group: list[dict], height: float, fov: float, rim: float) -> tuple[float, float, float, float] | None:
+    """Median over views of the (x0, x1, z0, z1) footprint where the rays through each
+    view's mask box meet the plane y = ``rim``; None if no view looks down at it."""
+    spans = []
+    for view in group:
+        pixels = _edge_pixels(view["bbox"])
+        origins, dirs = _rays([view] * len(pixels), height, fov, pixels)
+        if np.any(dirs[:, 1] > -1e-3) or rim >= height:
+            continue
+        cut = origins + dirs * ((rim - origins[:, 1]) / dirs[:, 1])[:, None]
+        spans.append((cut[:, 0].min(), cut[:, 0].max(), cut[:, 2].min(), cut[:, 2].max()))
+    if not spans:
+        return None
+    return tuple(float(v) for v in np.median(np.array(spans), axis=0))  # type: ignore[return-value]
+
+
+def fit_basins(observations: list[dict], fixed: dict[str, dict[str, dict]], height: float, fov: float) -> int:
+    """Give every basin seen in at least ``MIN_INSTANCE_VIEWS`` views its box from the rim
+    (replacing a box fit); returns how many."""
+    count = 0
+    for (plan, oid), group in sorted(fixed_views(observations).items()):
+        built = builder_boxes(plan).get(oid)
+        if built is None or built["type"] not in BASIN_TYPES or len(group) < MIN_INSTANCE_VIEWS:
+            continue
+        pivot = np.array([float(v) for v in oid.split("|")[1:4]])
+        footprint = rim_footprint(group, height, fov, float(pivot[1]))
+        if footprint is None:
+            continue
+        x0, x1, z0, z1 = footprint
+        depth = float(built["size"][1])
+        centre = np.array([(x0 + x1) / 2, pivot[1] - depth / 2, (z0 + z1) / 2])
+        size = np.array([x1 - x0, depth, z1 - z0])
+        shift = np.linalg.norm(centre - np.array(built["position"], dtype=float))
+        if not (SPAN[0] <= size[0] <= SPAN[1] and SPAN[0] <= size[2] <= SPAN[1]) or shift > MAX_SHIFT:
+            continue
+        fixed.setdefault(plan, {})[oid] = {"choice": "rim", "views": len(group),
+                                           "offset": [round(float(v), 4) for v in centre - pivot],
+                                           "size": [round(float(v), 4) for v in size]}
+        count += 1
+    return count

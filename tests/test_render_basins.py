@@ -1,0 +1,64 @@
+"""Basins set in counters and sinks: the tops are cut open where the basin is, as in AI2-THOR."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sim_helpers import kitchen
+
+from simulator.render.styles import object_rows
+from simulator.render.types import RenderObject
+from simulator.render.world_view import basin_holes, render_objects
+
+BOUNDS = (-3.0, 3.0, -3.0, 3.0)
+
+
+def _covers(rows: dict, x: float, z: float, y_above: float) -> bool:
+    """Does any drawn part of these rows cover the vertical line at (x, z) above ``y_above``?"""
+    for parts in rows.values():
+        for row in parts:
+            affine = row[:12].reshape(3, 4)
+            half = np.abs(affine[:, :3]).sum(axis=1) / 2
+            centre = affine[:, 3]
+            if abs(x - centre[0]) < half[0] and abs(z - centre[2]) < half[2] and centre[1] + half[1] > y_above:
+                return True
+    return False
+
+
+def test_a_counter_with_a_basin_is_open_over_it_and_solid_elsewhere():
+    counter = RenderObject("CounterTop|+00.00|+00.90|+00.00", "CounterTop", (0.0, 0.45, 0.0), (2.0, 0.9, 0.6),
+                           holes=((-0.2, 0.2, -0.2, 0.2),))
+    rows = object_rows(counter, BOUNDS)
+    assert not _covers(rows, 0.0, 0.0, 0.3)  # looking down into the basin: nothing of the counter
+    assert _covers(rows, 0.6, 0.0, 0.85) and _covers(rows, 0.0, 0.25, 0.85)  # around it, the top is there
+    solid = object_rows(RenderObject(counter.object_id, "CounterTop", counter.center, counter.size), BOUNDS)
+    assert _covers(solid, 0.0, 0.0, 0.85)
+
+
+def test_the_kitchen_cuts_its_counters_and_sinks_where_the_basin_is():
+    world = kitchen().world
+    holes = basin_holes(world)
+    basin = next(o for o in world.objects.values() if o.object_type == "SinkBasin")
+    cut = [oid for oid, hs in holes.items() if any(h[0] < basin.position[0] < h[1] and h[2] < basin.position[2] < h[3]
+                                                   for h in hs)]
+    assert cut and all(world.objects[oid].object_type in ("CounterTop", "Sink") for oid in cut)
+    drawn = {o.object_id: o for o in render_objects(world)}
+    assert all(drawn[oid].holes == holes[oid] for oid in cut)
+
+
+def test_a_basin_opening_is_recovered_where_its_mask_edges_meet_the_rim_plane():
+    from simulator.calibration.basins import rim_footprint
+    from simulator.calibration.boxfit import FRAME, camera_axes
+
+    height, fov, rim = 1.576, 60.0, 0.9
+    corners = np.array([[x, rim, z] for x in (-0.3, 0.3) for z in (0.2, 0.6)])
+    views = []
+    for x, rotation, horizon in ((0.0, 0.0, 45.0), (0.25, 0.0, 30.0), (-0.25, 0.0, 60.0)):
+        right, up, forward = (a[0] for a in camera_axes(np.array([rotation]), np.array([horizon])))
+        d = corners - np.array([x, height, -0.6])
+        focal = FRAME / 2 / np.tan(np.radians(fov) / 2)
+        px = FRAME / 2 + focal * (d @ right) / (d @ forward) - 0.5
+        py = FRAME / 2 - focal * (d @ up) / (d @ forward) - 0.5
+        views.append({"camera": [x, -0.6, rotation, horizon], "bbox": [px.min(), py.min(), px.max(), py.max()]})
+    x0, x1, z0, z1 = rim_footprint(views, height, fov, rim)
+    assert (x0, x1, z0, z1) == pytest.approx((-0.3, 0.3, 0.2, 0.6), abs=0.02)
