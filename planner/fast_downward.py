@@ -169,7 +169,8 @@ def _solve(domain: str, problem: str, timeout: float) -> Solution:
                             (time.perf_counter() - translated) * 1000)
         search_ms = (time.perf_counter() - translated) * 1000
         if not plan_file.exists():
-            if "Search stopped without finding a solution" in run.stdout or run.returncode == 12:
+            if "Search stopped without finding a solution" in run.stdout or run.returncode in (11, 12):
+                # 11: the search space was exhausted (unsolvable), 12: stopped without a plan
                 return Solution(None, "no plan exists (the search space was exhausted)", translate_ms, search_ms)
             tail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
             raise NesyError(f"Fast Downward failed (exit {run.returncode}): {tail[0]}")

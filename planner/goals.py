@@ -275,6 +275,8 @@ def _alfred(task: TaskSpec, b: Binder) -> list[str]:
         if task.object_sliced:
             return b.pieces(f"{knowledge.whole_of(obj_name)}Sliced", n, conditions)
         test = alfred_kind(obj_name)
+        if len(b.state.present(lambda t: t == obj_name)) >= n:  # "Pot" also matches a Potato: the Pot first
+            test = obj_name.__eq__
         return b.objects(lambda t: test(t) and knowledge.has(t, "pickupable"), n, obj_name, conditions)
 
     def places(name: str) -> list[str]:

@@ -130,3 +130,15 @@ def test_a_problem_met_before_is_not_solved_again(monkeypatch):
     first = fd.solve(DOMAIN, problem)
     monkeypatch.setattr(fd, "_solve", lambda *args: pytest.fail("solved again"))
     assert fd.solve(DOMAIN, problem) is first and first.actions == (("pickup", "a"),)
+
+
+def test_a_search_that_proves_the_goal_unreachable_is_no_plan_not_an_error(monkeypatch):
+    import subprocess
+
+    import planner.fast_downward as fd
+
+    exhausted = subprocess.CompletedProcess([], 11, "Completely explored state space -- no solution!", "")
+    monkeypatch.setattr(fd.subprocess, "run", lambda *args, **kwargs: exhausted)
+    problem = f"(define (problem t) (:domain household) (:objects a b c d) (:init {BASE} (pickupable b) (at b)) (:goal (holding b)))"
+    solution = fd._solve(DOMAIN, problem, 5.0)
+    assert not solution.solved and "no plan exists" in solution.reason

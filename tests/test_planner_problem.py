@@ -185,3 +185,11 @@ def test_a_goal_plate_is_not_parked_on_the_other_goal_plate():
     assert f"(can-put {name['Apple']} {name['Plate']})" in problem.text  # the goal wants it there
     assert f"(can-put {name['Plate2']} {name['Plate']})" not in problem.text
     assert f"(can-put {name['Plate2']} {name['Counter']})" in problem.text
+
+
+def test_an_alfred_pot_is_a_pot_before_a_potato():
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Pot", parent_target="Fridge"))
+    scene = belief(kitchen(more=[("Potato", "Potato", (0.1, 1.0, 1.0), "Counter", {}),
+                                 ("Pot", "Pot", (-0.6, 1.0, 1.0), "Counter", {})]))
+    steps = actions(planner().plan(goal, scene))
+    assert ("PickupObject", "Pot", None) in steps and ("PickupObject", "Potato", None) not in steps
