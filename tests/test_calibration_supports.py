@@ -7,7 +7,7 @@ import pytest
 from sim_helpers import COUNTER, FRIDGE, go_to, kitchen, meta, obj
 
 from simulator.calibration import fixedfit
-from simulator.calibration.supports import fit_levels, shelf_levels
+from simulator.calibration.supports import fit_levels, shelf_levels, type_tops
 from simulator.render.styles import object_rows
 from simulator.render.types import RenderObject
 from simulator.sim import FOLLOWER
@@ -67,3 +67,29 @@ def test_a_put_into_a_fridge_lands_on_the_shelf_the_agent_looks_at(levels):
     else:
         assert bottom == pytest.approx(fridge.position[1] - fridge.size[1] / 2 + 0.01, abs=1e-3)
     assert meta(sim, apple.object_id)["parentReceptacles"] == [FRIDGE]
+
+
+def test_a_type_top_is_kept_only_where_it_predicts_held_out_instances_better_than_the_builder(monkeypatch):
+    built, fixed = {}, {"FloorPlanX": {}}
+    for i, top in enumerate((0.62, 0.64, 0.65, 0.63, 0.66, 0.64)):  # side tables: about 0.64, the builder says 1.0
+        oid = f"SideTable|+0{i}.00|+00.00|+00.00"
+        built[oid] = {"type": "SideTable", "position": [float(i), 0.5, 0.0], "size": [0.5, 1.0, 0.5]}
+        fixed["FloorPlanX"][oid] = {"offset": [0.0, top / 2, 0.0], "size": [0.5, top, 0.5], "support_shift": top - 1.0}
+    for i, top in enumerate((0.4, 0.9, 1.4, 0.42, 0.92, 1.38)):  # shelves at many heights, the builder nearly right
+        oid = f"Shelf|+0{i}.00|+00.00|+05.00"
+        built[oid] = {"type": "Shelf", "position": [float(i), top - 0.045, 5.0], "size": [0.8, 0.05, 0.3]}
+        fixed["FloorPlanX"][oid] = {"offset": [0.0, top - 0.025, 0.0], "size": [0.8, 0.05, 0.3], "support_shift": -0.02}
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: built)
+    tops = type_tops(fixed)
+    assert set(tops) == {"SideTable"} and tops["SideTable"]["top"] == pytest.approx(0.64, abs=0.01)
+
+
+def test_an_unfitted_instance_gets_its_types_top(monkeypatch):
+    from simulator.calibration import table
+    from simulator.scenes import _with_type_top
+
+    monkeypatch.setattr(table, "type_top", lambda kind: 0.64 if kind == "SideTable" else None)
+    position, size = _with_type_top({"type": "SideTable", "position": [1.0, 0.5, 2.0], "size": [0.5, 1.0, 0.5]})
+    assert position[1] + size[1] / 2 == pytest.approx(0.64) and position[1] - size[1] / 2 == pytest.approx(0.0)
+    same = {"type": "Shelf", "position": [1.0, 0.9, 2.0], "size": [0.8, 0.05, 0.3]}
+    assert _with_type_top(same) == (same["position"], same["size"])

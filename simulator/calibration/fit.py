@@ -28,7 +28,7 @@ import numpy as np
 from simulator.calibration.boxfit import Views, fit_box, shape_points
 from simulator.calibration.basins import fit_basins
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
-from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms
+from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, type_tops
 
 FIELD_OF_VIEW_GRID = tuple(np.round(np.arange(50.0, 90.01, 0.5), 2))
 CAMERA_HEIGHT = 1.576  # AI2-THOR's: agent y 0.901 + camera offset 0.675 (checked below)
@@ -166,8 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     bottoms = resting_bottoms(load_trajectories(args.trajectories), types, assets)
     moved = fit_supports(fixed, bottoms)
     shelved = fit_levels(fixed, bottoms)
+    surface_tops = type_tops(fixed)
     print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); {basins} basins from their rims; "
-          f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves",
+          f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves; "
+          f"type tops for floor plans without data: {sorted(surface_tops)}",
           file=sys.stderr)
     table = {
         "about": "fitted by python -m simulator.calibration.fit (docs/calibration.md); sizes are full "
@@ -177,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         "types": types,
         "assets": assets,
         "fixed": fixed,
+        "surface_tops": surface_tops,
     }
     out = Path(args.out)
     out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")

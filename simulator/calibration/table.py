@@ -53,6 +53,13 @@ def fixed_box(floor_plan: str, object_id: str) -> tuple[Vec3, Vec3] | None:
     return centre, tuple(float(v) for v in entry["size"])  # type: ignore[return-value]
 
 
+def type_top(object_type: str) -> float | None:
+    """The top height (metres) of a surface type's instances where AI2-THOR's objects rest,
+    for instances fitted on nothing (``simulator.calibration.supports.type_tops``)."""
+    entry = _table().get("surface_tops", {}).get(object_type)
+    return None if entry is None else float(entry["top"])
+
+
 def fixed_levels(floor_plan: str, object_id: str) -> tuple[float, ...]:
     """The shelf heights (absolute, metres) of a fridge or cabinet where AI2-THOR's objects
     rest inside it (``simulator.calibration.supports``); () if none were recorded."""

@@ -107,6 +107,19 @@ def _canonical(name: str | int) -> str:
     return key
 
 
+def _with_type_top(built: dict) -> tuple[list[float], list[float]]:
+    """The builder's box of an instance fitted on nothing, with its top moved to its type's
+    calibrated top height where there is one (its bottom stays)."""
+    from simulator.calibration.table import type_top
+
+    (x, y, z), (sx, sy, sz) = built["position"], built["size"]
+    top = type_top(built["type"])
+    bottom = y - sy / 2
+    if top is None or top <= bottom + 0.05:
+        return built["position"], built["size"]
+    return [x, (top + bottom) / 2, z], [sx, top - bottom, sz]
+
+
 def _pose(v: list | None) -> Pose | None:
     return None if v is None else (float(v[0]), float(v[1]), int(v[2]), int(v[3]))
 
@@ -137,7 +150,7 @@ def _load(key: str) -> Scene:
     for oid, o in raw["fixed_objects"].items():
         # the box fitted to AI2-THOR's masks (docs/calibration.md), else the builder's; the
         # navigable grid stays the one built from the builder's footprints
-        position, size = fixed_box(key, oid) or (o["position"], o["size"])
+        position, size = fixed_box(key, oid) or _with_type_top(o)
         fixed[oid] = FixedObject(
             object_id=oid, object_type=o["type"],
             position=(float(position[0]), float(position[1]), float(position[2])),
