@@ -120,8 +120,13 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     pickups = [k for k in keys if state.holds("pickupable", k)]
     receptacles = [k for k in keys if state.holds("receptacle", k)]
     wanted = placed(goal)
+    # what occupies a single-slot or full receptacle may go anywhere AI2-THOR allows (a paper
+    # towel roll in the coffee machine has no usual place among the problem's surfaces)
+    blockers = {f[1] for f in state.facts if f[0] == "in" and f[2] in chosen
+                and (state.holds("single", f[2]) or f[2] in history.full)}
     init += [f"(can-put {names[o]} {names[r]})" for o in pickups for r in receptacles
-             if o != r and sensible(state.types[o], state.types[r], _goal_pair(o, r, goal, state, wanted))
+             if o != r and sensible(state.types[o], state.types[r],
+                                    o in blockers or _goal_pair(o, r, goal, state, wanted))
              and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))]
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"

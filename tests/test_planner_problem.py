@@ -193,3 +193,10 @@ def test_an_alfred_pot_is_a_pot_before_a_potato():
                                  ("Pot", "Pot", (-0.6, 1.0, 1.0), "Counter", {})]))
     steps = actions(planner().plan(goal, scene))
     assert ("PickupObject", "Pot", None) in steps and ("PickupObject", "Potato", None) not in steps
+
+
+def test_an_unusual_object_in_the_coffee_machine_can_still_be_cleared():
+    scene = belief(kitchen(more=[("Roll", "PaperTowelRoll", (0.5, 1.1, 1.2), "Machine", {})]))
+    steps = actions(planner().plan(COFFEE, scene))
+    assert ("PickupObject", "Roll", None) in steps
+    assert steps.index(("PickupObject", "Roll", None)) < steps.index(("PutObject", "Mug", "Machine"))
