@@ -113,7 +113,7 @@ class SubgoalPlanner(Planner):
         if step.search:
             return SearchSkill(step.subgoal.object or "", navigator, self.context.camera, self.history)
         if step.subgoal.action == "GotoLocation":
-            return GotoSkill(step.object_key or "", navigator, self.context.camera.camera_height)
+            return GotoSkill(step.object_key or "", navigator)
         if step.subgoal.action not in ACTIONS:
             raise NesyError(f"no skill for subgoal action {step.subgoal.action!r}")
         return InteractSkill(step, navigator, self.context.camera, self.history)

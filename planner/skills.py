@@ -13,9 +13,7 @@ until memory holds an object of the type; ``GotoSkill`` walks to an instance.
 
 from __future__ import annotations
 
-import numpy as np
-
-from contracts.belief import Belief, ObjectInstance
+from contracts.belief import Belief
 from contracts.geometry import CameraIntrinsics
 from contracts.navigation import NavigationGoal, NavigationState, Navigator, SearchTarget
 from contracts.observation import Observation
@@ -67,8 +65,7 @@ class InteractSkill(Skill):
             misses = self.history.misclicks[self.target]
             self.reach = max(reach_for(instance.position[1], self.camera.camera_height) - 0.3 * misses, 0.3)
         if not self.scanning and not self.hold:
-            reach = navigation_reach(self.reach, instance, self.camera.camera_height)
-            nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.target, reach=reach))
+            nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.target, reach=self.reach))
             if nav.state == NavigationState.MOVING and nav.action:
                 return SkillStep.act(LowLevelAction(nav.action))
             if nav.state == NavigationState.UNREACHABLE:
@@ -195,14 +192,6 @@ def took_effect(action: LowLevelAction, belief: Belief, before: Belief | None = 
     return bool(inst.states[state[0]]) == state[1]
 
 
-def navigation_reach(horizontal: float, instance: ObjectInstance, camera_height: float) -> float:
-    """The ``NavigationGoal.reach`` (the camera's 3-D distance to the instance's box, as the
-    navigator measures it) of poses within ``horizontal`` metres of the box: the skills
-    choose how near to stand on the floor (the simulator's reach is horizontal)."""
-    drop = max(abs(camera_height - instance.position[1]) - instance.extent[1] / 2, 0.0)
-    return float(np.hypot(horizontal, drop))
-
-
 def reach_for(height: float, camera_height: float, reach: float = 1.45) -> float:
     """How near (horizontally) to come to an object at ``height`` so that it is within
     AI2-THOR's reach (1.5 m from the camera), at most ``REACH``."""
@@ -262,15 +251,14 @@ class SearchSkill(Skill):
 class GotoSkill(Skill):
     """Walk to an instance (a plan that ends next to something, e.g. ALFRED's lamp)."""
 
-    def __init__(self, key: str, navigator: Navigator, camera_height: float) -> None:
-        self.key, self.navigator, self.camera_height, self.steps = key, navigator, camera_height, 0
+    def __init__(self, key: str, navigator: Navigator) -> None:
+        self.key, self.navigator, self.steps = key, navigator, 0
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
         if self.key not in belief.memory.instances or self.steps > MAX_STEPS:
             return SkillStep.fail(f"{self.key} is not in memory: not where believed")
-        reach = navigation_reach(REACH, belief.memory.instances[self.key], self.camera_height)
-        nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=reach))
+        nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH))
         if nav.state == NavigationState.MOVING and nav.action:
             return SkillStep.act(LowLevelAction(nav.action))
         if nav.state == NavigationState.UNREACHABLE:
