@@ -288,8 +288,9 @@ def _alfred(task: TaskSpec, b: Binder) -> list[str]:
         b.goal.keys.update(lamps)
         return [lit("holding", obj), disj([conj([lit("on", lamp), lit("at", lamp)]) for lamp in lamps])]
     if kind == "pick_two_obj_and_place":
-        first, second = objects(2)
-        return [disj([conj([lit("in", first, r), lit("in", second, r)]) for r in places(task.parent_target)])]
+        targets = places(task.parent_target)
+        first, second = objects(2, lambda k: [("in", k, r) for r in targets])
+        return [disj([conj([lit("in", first, r), lit("in", second, r)]) for r in targets])]
     if kind == "pick_and_place_with_movable_recep":
         (obj,) = objects(1)
         movers = [k for k in b.state.present(alfred_kind(task.mrecep_target)) if knowledge.has(b.state.types[k], "pickupable")][:4]
@@ -304,8 +305,11 @@ def _alfred(task: TaskSpec, b: Binder) -> list[str]:
         raise GoalError(f"unknown ALFRED task type {kind!r}")
     if record:
         b.goal.needs.add(record[1])
-    (obj,) = objects(1, (lambda k: [(record[0], k)]) if record else (lambda k: []))
-    parts = [disj([lit("in", obj, r) for r in places(task.parent_target)])]
+    # an object already in place counts, or the binding flips between two cooled mugs as the
+    # Follower walks and the one in the coffee machine is taken out again for the other
+    targets = places(task.parent_target)
+    (obj,) = objects(1, lambda k: ([(record[0], k)] if record else []) + [("in", k, r) for r in targets])
+    parts = [disj([lit("in", obj, r) for r in targets])]
     return parts + ([lit(record[0], obj)] if record else [])
 
 

@@ -200,3 +200,14 @@ def test_an_unusual_object_in_the_coffee_machine_can_still_be_cleared():
     steps = actions(planner().plan(COFFEE, scene))
     assert ("PickupObject", "Roll", None) in steps
     assert steps.index(("PickupObject", "Roll", None)) < steps.index(("PutObject", "Mug", "Machine"))
+
+
+def test_an_alfred_object_already_in_place_is_the_one_bound():
+    goal = Goal(TaskSpec(task_type="pick_cool_then_place_in_recep", object_target="Mug", parent_target="CoffeeMachine"))
+    scene = belief([(k, t, p, c, {**s, "is_dirty": False}) for k, t, p, c, s in kitchen(
+        more=[("Mug2", "Mug", (0.0, 1.0, 0.3), None, {})])])
+    scene.memory.instances["Mug"].container = "Machine"
+    p = planner()
+    for mug in ("Mug", "Mug2"):
+        p.history._set(mug, "cooled")
+    assert p.plan(goal, scene).status.state == PlannerState.IDLE  # the nearer Mug2 is not swapped in
