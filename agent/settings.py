@@ -36,6 +36,7 @@ class SimulatorConfig:
     height: int = in_range(300, 64, 900)
     field_of_view: float = in_range(90.0, 1.0, 179.0)  # degrees, as AI2-THOR's (0, 180)
     interaction_distance: float = in_range(1.5, 0.1, 10.0)  # metres
+    occlusion: bool = False  # symbolic visibility also tests occlusion by what is drawn
 
 
 @dataclass

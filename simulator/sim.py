@@ -51,6 +51,7 @@ RENDER_MODES = ("none", "egl")
 class SimulatorSettings:
     field_of_view: float = 90.0
     interaction_distance: float = 1.5
+    occlusion: bool = False  # symbolic visibility also tests occlusion by drawn shapes (simulator.occlusion)
     render: str = "none"  # none: symbolic observations only; egl: RGB + depth frames
     width: int = 300
     height: int = 300
@@ -64,6 +65,7 @@ class Simulator:
         self.settings = SimulatorSettings(
             field_of_view=getattr(settings, "field_of_view", 90.0),
             interaction_distance=getattr(settings, "interaction_distance", 1.5),
+            occlusion=bool(getattr(settings, "occlusion", False)),
             render=getattr(settings, "render", "none"),
             width=getattr(settings, "width", 300),
             height=getattr(settings, "height", 300),
@@ -104,7 +106,8 @@ class Simulator:
             raise NesyError(
                 f"Simulator.reset needs a StartState, an episode or a floor plan name, got {type(start).__name__}"
             )
-        self._world = build_world(start, self.settings.field_of_view, self.settings.interaction_distance)
+        self._world = build_world(start, self.settings.field_of_view, self.settings.interaction_distance,
+                                  self.settings.occlusion)
         if self._view is not None:
             self._view.forget()
             targeting.attach_frames(self._world, self._view.frames)

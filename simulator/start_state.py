@@ -61,7 +61,8 @@ class StartState:
     object_states: dict[str, dict] = field(default_factory=dict)
 
 
-def build_world(start: StartState, field_of_view: float = 90.0, interaction_distance: float = 1.5) -> World:
+def build_world(start: StartState, field_of_view: float = 90.0, interaction_distance: float = 1.5,
+                occlusion: bool = False) -> World:
     scene = load_scene(start.scene)
     objects: dict[str, SimObject] = {}
     for fixed in scene.fixed_objects.values():
@@ -95,7 +96,7 @@ def build_world(start: StartState, field_of_view: float = 90.0, interaction_dist
             f"{start.scene}: the Follower's start position ({pose[0]}, {pose[1]}) is outside the "
             f"room (x in [{xmin}, {xmax}], z in [{zmin}, {zmax}])"
         )
-    return World(scene, objects, agents, field_of_view, interaction_distance)
+    return World(scene, objects, agents, field_of_view, interaction_distance, occlusion)
 
 
 def _contains(recep: SimObject, obj: SimObject) -> bool:
