@@ -93,3 +93,15 @@ def test_an_unfitted_instance_gets_its_types_top(monkeypatch):
     assert position[1] + size[1] / 2 == pytest.approx(0.64) and position[1] - size[1] / 2 == pytest.approx(0.0)
     same = {"type": "Shelf", "position": [1.0, 0.9, 2.0], "size": [0.8, 0.05, 0.3]}
     assert _with_type_top(same) == (same["position"], same["size"])
+
+
+def test_what_lies_in_a_sink_basin_above_a_cabinet_is_not_a_shelf_of_the_cabinet(monkeypatch):
+    cabinet, basin = "Cabinet|+00.00|+00.50|+00.00", "Sink|+00.00|+00.90|+00.00|SinkBasin"
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {
+        cabinet: {"type": "Cabinet", "position": [0.0, 0.5, 0.0], "size": [0.6, 0.7, 0.6]},  # 0.15 .. 0.85
+        basin: {"type": "SinkBasin", "position": [0.0, 0.82, 0.0], "size": [0.4, 0.2, 0.4]}})  # 0.72 .. 0.92
+    on_the_floor = [(0.2, 0.16, 0.2), (-0.2, 0.16, 0.1), (0.1, 0.17, -0.2)]
+    in_the_basin = [(0.0, 0.73, 0.0), (0.1, 0.73, 0.05), (-0.1, 0.74, 0.0), (0.05, 0.73, -0.1)]
+    fixed: dict = {}
+    fit_levels(fixed, {"FloorPlanX": on_the_floor + in_the_basin})
+    assert fixed["FloorPlanX"][cabinet]["levels"] == pytest.approx([0.16], abs=2e-3)

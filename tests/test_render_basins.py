@@ -62,3 +62,15 @@ def test_a_basin_opening_is_recovered_where_its_mask_edges_meet_the_rim_plane():
         views.append({"camera": [x, -0.6, rotation, horizon], "bbox": [px.min(), py.min(), px.max(), py.max()]})
     x0, x1, z0, z1 = rim_footprint(views, height, fov, rim)
     assert (x0, x1, z0, z1) == pytest.approx((-0.3, 0.3, 0.2, 0.6), abs=0.02)
+
+
+def test_a_basin_reaches_down_to_where_things_rest_in_it():
+    from simulator.calibration.basins import deepen_basins
+
+    oid = "Sink|+00.00|+00.97|+00.00|SinkBasin"  # rim at 0.97
+    fixed = {"FloorPlanX": {oid: {"choice": "rim", "offset": [0.0, -0.075, 0.0], "size": [0.4, 0.15, 0.5]}}}
+    in_it = [(0.0, 0.74, 0.0), (0.1, 0.73, 0.1), (-0.1, 0.74, -0.1), (0.5, 0.2, 0.0)]  # the last: elsewhere
+    assert deepen_basins(fixed, {"FloorPlanX": in_it}) == 1
+    entry = fixed["FloorPlanX"][oid]
+    assert 0.97 + entry["offset"][1] + entry["size"][1] / 2 == pytest.approx(0.97)
+    assert 0.97 + entry["offset"][1] - entry["size"][1] / 2 == pytest.approx(0.722, abs=0.005)

@@ -248,6 +248,7 @@ class _Settings:
     height: int = 300
     field_of_view: float = 90.0
     interaction_distance: float = 1.5
+    occlusion: bool = False
 
 
 def write_gif(replay: Replay, path: Path, fps: float = 4.0) -> Path:

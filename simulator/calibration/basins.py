@@ -8,7 +8,8 @@ basin's pivot (the height in its AI2-THOR objectId). So for every recorded view,
 through the near corners and the near and far edge middles of the mask's box are cut with
 that plane (the views look along a grid axis, as the rim's edges run); the
 view's opening is the footprint of the cuts, the basin's the median over its views. The
-box hangs the builder's depth below the rim. The counter and the sink it is set in are
+box hangs the builder's depth below the rim, or down to where the recorded things in it
+rest if that is deeper (``deepen_basins``). The counter and the sink it is set in are
 drawn cut open over it (``simulator.render.world_view.basin_holes``).
 """
 
@@ -20,6 +21,7 @@ from simulator.calibration.fixedfit import MAX_SHIFT, MIN_INSTANCE_VIEWS, _rays,
 
 BASIN_TYPES = frozenset({"SinkBasin"})
 SPAN = (0.15, 1.2)  # metres: an opening narrower or wider than this is a view gone astray
+MAX_DEPTH = 0.4  # metres below the rim that things in a basin may rest
 
 
 def _edge_pixels(bbox) -> np.ndarray:
@@ -69,4 +71,29 @@ def fit_basins(observations: list[dict], fixed: dict[str, dict[str, dict]], heig
                                            "offset": [round(float(v), 4) for v in centre - pivot],
                                            "size": [round(float(v), 4) for v in size]}
         count += 1
+    return count
+
+
+def deepen_basins(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
+    """A rim-fitted basin hangs down to where the recorded things in it rest (the low end of
+    the resting bottoms over its footprint, within ``MAX_DEPTH`` below the rim), if that is
+    deeper than the builder's depth. Returns how many were deepened."""
+    count = 0
+    for plan, entries in sorted(fixed.items()):
+        points = np.array(bottoms.get(plan, []), dtype=float).reshape(-1, 3)
+        for oid, entry in sorted(entries.items()):
+            if entry.get("choice") != "rim" or not len(points):
+                continue
+            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
+            centre, size = pivot + np.array(entry["offset"]), np.array(entry["size"])
+            rim = float(pivot[1])
+            over = (np.abs(points[:, 0] - centre[0]) <= size[0] / 2) & (np.abs(points[:, 2] - centre[2]) <= size[2] / 2)
+            ys = points[over & (points[:, 1] < rim) & (points[:, 1] >= rim - MAX_DEPTH), 1]
+            if len(ys) == 0:
+                continue
+            floor = float(np.percentile(ys, 10)) - 0.01
+            if rim - floor > size[1]:
+                entry["size"][1] = round(rim - floor, 4)
+                entry["offset"][1] = round((rim + floor) / 2 - rim, 4)
+                count += 1
     return count

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from simulator.calibration.boxfit import Views, fit_box, shape_points
-from simulator.calibration.basins import fit_basins
+from simulator.calibration.basins import deepen_basins, fit_basins
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
 from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, type_tops
 
@@ -164,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     fitted, fitted_plans = sum(len(v) for v in fixed.values()), len(fixed)
     basins = fit_basins(observations, fixed, CAMERA_HEIGHT, camera["field_of_view"])
     bottoms = resting_bottoms(load_trajectories(args.trajectories), types, assets)
+    deepen_basins(fixed, bottoms)
     moved = fit_supports(fixed, bottoms)
     shelved = fit_levels(fixed, bottoms)
     surface_tops = type_tops(fixed)

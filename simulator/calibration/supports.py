@@ -164,16 +164,22 @@ def shelf_levels(bottoms: np.ndarray) -> list[float]:
 
 def fit_levels(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
     """Give every fridge and cabinet instance with things recorded inside it its shelf
-    ``levels`` (an unfitted one gets an entry with the builder's box). Returns how many."""
+    ``levels`` (an unfitted one gets an entry with the builder's box). Things inside another
+    enclosure (the sink basin above a cabinet, a drawer in it) do not count. Returns how many."""
     count = 0
     for plan in sorted(bottoms):
         points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
         entries = fixed.setdefault(plan, {})
-        for oid, (kind, centre, size) in sorted(_boxes(plan, entries).items()):
+        boxes = _boxes(plan, entries)
+        for oid, (kind, centre, size) in sorted(boxes.items()):
             if kind not in SHELVED:
                 continue
             top, bottom = centre[1] + size[1] / 2, centre[1] - size[1] / 2
-            inside = points[_within(points, centre, size, axes=(0, 2))]
+            elsewhere = np.zeros(len(points), dtype=bool)
+            for other, (other_kind, other_centre, other_size) in boxes.items():
+                if other != oid and other_kind in ENCLOSURES:
+                    elsewhere |= _within(points, other_centre, other_size, margin=0.02)
+            inside = points[~elsewhere & _within(points, centre, size, axes=(0, 2))]
             ys = inside[:, 1][(inside[:, 1] >= bottom - MIN_ABOVE_BOTTOM) & (inside[:, 1] <= top - TOP_CLEARANCE)]
             levels = shelf_levels(ys)
             if not levels:
