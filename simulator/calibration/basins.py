@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.calibration.fixedfit import MAX_SHIFT, MIN_INSTANCE_VIEWS, _rays, builder_boxes, fixed_views
+from simulator.calibration.observations import id_position
+from simulator.calibration.supports import LEVEL_QUANTILE, within
 
 BASIN_TYPES = frozenset({"SinkBasin"})
 SPAN = (0.15, 1.2)  # metres: an opening narrower or wider than this is a view gone astray
@@ -35,11 +37,13 @@ def _edge_pixels(bbox) -> np.ndarray:
 def rim_footprint(group: list[dict], height: float, fov: float, rim: float) -> tuple[float, float, float, float] | None:
     """Median over views of the (x0, x1, z0, z1) footprint where the rays through each
     view's mask box meet the plane y = ``rim``; None if no view looks down at it."""
+    if rim >= height:
+        return None
     spans = []
     for view in group:
         pixels = _edge_pixels(view["bbox"])
         origins, dirs = _rays([view] * len(pixels), height, fov, pixels)
-        if np.any(dirs[:, 1] > -1e-3) or rim >= height:
+        if np.any(dirs[:, 1] > -1e-3):
             continue
         cut = origins + dirs * ((rim - origins[:, 1]) / dirs[:, 1])[:, None]
         spans.append((cut[:, 0].min(), cut[:, 0].max(), cut[:, 2].min(), cut[:, 2].max()))
@@ -56,7 +60,7 @@ def fit_basins(observations: list[dict], fixed: dict[str, dict[str, dict]], heig
         built = builder_boxes(plan).get(oid)
         if built is None or built["type"] not in BASIN_TYPES or len(group) < MIN_INSTANCE_VIEWS:
             continue
-        pivot = np.array([float(v) for v in oid.split("|")[1:4]])
+        pivot = np.array(id_position(oid))
         footprint = rim_footprint(group, height, fov, float(pivot[1]))
         if footprint is None:
             continue
@@ -84,14 +88,14 @@ def deepen_basins(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -
         for oid, entry in sorted(entries.items()):
             if entry.get("choice") != "rim" or not len(points):
                 continue
-            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
+            pivot = np.array(id_position(oid))
             centre, size = pivot + np.array(entry["offset"]), np.array(entry["size"])
             rim = float(pivot[1])
-            over = (np.abs(points[:, 0] - centre[0]) <= size[0] / 2) & (np.abs(points[:, 2] - centre[2]) <= size[2] / 2)
+            over = within(points, centre, size, axes=(0, 2))
             ys = points[over & (points[:, 1] < rim) & (points[:, 1] >= rim - MAX_DEPTH), 1]
             if len(ys) == 0:
                 continue
-            floor = float(np.percentile(ys, 10)) - 0.01
+            floor = float(np.percentile(ys, LEVEL_QUANTILE)) - 0.01
             if rim - floor > size[1]:
                 entry["size"][1] = round(rim - floor, 4)
                 entry["offset"][1] = round((rim + floor) / 2 - rim, 4)

@@ -154,13 +154,13 @@ def first_hit_rate(group: list[dict], box: tuple[np.ndarray, np.ndarray],
 def _cut_open_for(built: dict[str, dict], other: str, oid: str) -> bool:
     """Is ``other`` a counter or sink that the renderer cuts open where basin ``oid`` is set
     in it (``simulator.render.world_view.basin_holes``)? Then it does not hide the basin."""
+    from simulator.render.fixtures import footprint, overlap
     from simulator.render.world_view import BASINS, CUT_BY_BASINS
 
     if built[oid]["type"] not in BASINS or built[other]["type"] not in CUT_BY_BASINS:
         return False
-    (bx, _, bz), (bsx, _, bsz) = built[oid]["position"], built[oid]["size"]
-    (ox, _, oz), (osx, _, osz) = built[other]["position"], built[other]["size"]
-    return abs(bx - ox) < (bsx + osx) / 2 and abs(bz - oz) < (bsz + osz) / 2
+    basin, around = (footprint(built[k]["position"], built[k]["size"]) for k in (oid, other))
+    return overlap(basin, around) is not None
 
 
 def choose_boxes(fixed: dict[str, dict[str, dict]], groups: dict[tuple[str, str], list[dict]],

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from simulator.calibration.observations import id_position
+
 SURFACES = frozenset({
     "CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand",
     "Shelf", "Cart", "Ottoman", "Stool", "Footstool",
@@ -84,7 +86,7 @@ def support_level(bottoms: np.ndarray) -> float:
     holding at least ``TOP_SHARE`` of the largest one, at its low end."""
     runs = bands(bottoms)
     need = max(MIN_POINTS, TOP_SHARE * max(len(r) for r in runs))
-    top = [r for r in runs if len(r) >= need][-1] if any(len(r) >= need for r in runs) else max(runs, key=len)
+    top = ([r for r in runs if len(r) >= need] or [max(runs, key=len)])[-1]
     return float(np.percentile(top, LEVEL_QUANTILE))
 
 
@@ -99,17 +101,34 @@ def _boxes(plan: str, fixed: dict[str, dict]) -> dict[str, tuple[str, np.ndarray
         if entry is None:
             centre, size = np.array(b["position"], dtype=float), np.array(b["size"], dtype=float)
         else:
-            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
-            centre, size = pivot + np.array(entry["offset"]), np.array(entry["size"], dtype=float)
+            centre, size = np.array(id_position(oid)) + np.array(entry["offset"]), np.array(entry["size"], dtype=float)
         out[oid] = (b["type"], centre, size)
     return out
 
 
-def _within(points: np.ndarray, centre: np.ndarray, size: np.ndarray, axes=(0, 1, 2), margin: float = 0.0) -> np.ndarray:
+def within(points: np.ndarray, centre: np.ndarray, size: np.ndarray, axes=(0, 1, 2), margin: float = 0.0) -> np.ndarray:
+    """Which of the (N, 3) ``points`` lie in the box (along ``axes``, grown by ``margin``)."""
     inside = np.ones(len(points), dtype=bool)
     for a in axes:
         inside &= np.abs(points[:, a] - centre[a]) <= size[a] / 2 + margin
     return inside
+
+
+def _enclosure_masks(points: np.ndarray, boxes: dict) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """(objectId of every enclosure (drawer, cabinet, fridge, basin...) -> which points lie
+    in it, how many enclosures each point lies in)."""
+    masks = {oid: within(points, centre, size, margin=0.02)
+             for oid, (kind, centre, size) in boxes.items() if kind in ENCLOSURES}
+    return masks, np.sum([np.zeros(len(points), dtype=int), *masks.values()], axis=0)
+
+
+def _entry(entries: dict[str, dict], oid: str, centre: np.ndarray, size: np.ndarray) -> dict:
+    """The instance's calibration entry, made from its current box (``choice`` 'builder')
+    if it has none yet."""
+    if oid not in entries:
+        entries[oid] = {"choice": "builder", "offset": [round(float(v), 4) for v in centre - np.array(id_position(oid))],
+                        "size": [round(float(v), 4) for v in size]}
+    return entries[oid]
 
 
 def fit_supports(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
@@ -121,34 +140,28 @@ def fit_supports(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) ->
         points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
         entries = fixed.setdefault(plan, {})
         boxes = _boxes(plan, entries)
-        enclosed = np.zeros(len(points), dtype=bool)
-        for kind, centre, size in boxes.values():
-            if kind in ENCLOSURES:
-                enclosed |= _within(points, centre, size, margin=0.02)
-        free = points[~enclosed]
+        free = points[_enclosure_masks(points, boxes)[1] == 0]
         for oid, (kind, centre, size) in sorted(boxes.items()):
             if kind not in SURFACES:
                 continue
             top, bottom = centre[1] + size[1] / 2, centre[1] - size[1] / 2
             slab = size[1] <= THIN
             low = top - BAND_ABOVE if slab else bottom + MIN_ABOVE_BOTTOM
-            over = free[_within(free, centre, size, axes=(0, 2))]
+            over = free[within(free, centre, size, axes=(0, 2))]
             ys = over[:, 1][(over[:, 1] >= low) & (over[:, 1] <= top + BAND_ABOVE)]
             if len(ys) < MIN_POINTS:
                 continue
             level = support_level(ys)
             if abs(level - top) < 1e-3:
                 continue
-            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
-            entry = entries.get(oid) or {"choice": "builder", "offset": [round(float(v), 4) for v in centre - pivot],
-                                         "size": [round(float(v), 4) for v in size]}
+            pivot_y = id_position(oid)[1]
+            entry = _entry(entries, oid, centre, size)
             if slab:  # the whole slab moves
-                entry["offset"][1] = round(float(centre[1]) + level - top - pivot[1], 4)
+                entry["offset"][1] = round(float(centre[1]) + level - top - pivot_y, 4)
             else:  # the bottom stays
                 entry["size"][1] = round(level - bottom, 4)
-                entry["offset"][1] = round((level + bottom) / 2 - pivot[1], 4)
+                entry["offset"][1] = round((level + bottom) / 2 - pivot_y, 4)
             entry["support_shift"] = round(level - top, 4)
-            entries[oid] = entry
             moved += 1
     return moved
 
@@ -171,24 +184,18 @@ def fit_levels(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> i
         points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
         entries = fixed.setdefault(plan, {})
         boxes = _boxes(plan, entries)
+        masks, enclosures = _enclosure_masks(points, boxes)
         for oid, (kind, centre, size) in sorted(boxes.items()):
             if kind not in SHELVED:
                 continue
             top, bottom = centre[1] + size[1] / 2, centre[1] - size[1] / 2
-            elsewhere = np.zeros(len(points), dtype=bool)
-            for other, (other_kind, other_centre, other_size) in boxes.items():
-                if other != oid and other_kind in ENCLOSURES:
-                    elsewhere |= _within(points, other_centre, other_size, margin=0.02)
-            inside = points[~elsewhere & _within(points, centre, size, axes=(0, 2))]
+            elsewhere = enclosures - masks[oid] > 0  # in an enclosure other than this one
+            inside = points[~elsewhere & within(points, centre, size, axes=(0, 2))]
             ys = inside[:, 1][(inside[:, 1] >= bottom - MIN_ABOVE_BOTTOM) & (inside[:, 1] <= top - TOP_CLEARANCE)]
             levels = shelf_levels(ys)
             if not levels:
                 continue
-            pivot = np.array([float(v) for v in oid.split("|")[1:4]])
-            entry = entries.get(oid) or {"choice": "builder", "offset": [round(float(v), 4) for v in centre - pivot],
-                                         "size": [round(float(v), 4) for v in size]}
-            entry["levels"] = levels
-            entries[oid] = entry
+            _entry(entries, oid, centre, size)["levels"] = levels
             count += 1
     return count
 
@@ -205,7 +212,7 @@ def type_tops(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]]:
         for oid, entry in sorted(entries.items()):
             if "support_shift" not in entry or oid not in built:
                 continue
-            y = float(oid.split("|")[2])
+            y = id_position(oid)[1]
             b = built[oid]
             tops[b["type"]].append((y + entry["offset"][1] + entry["size"][1] / 2, b["position"][1] + b["size"][1] / 2))
     out = {}

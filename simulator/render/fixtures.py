@@ -101,12 +101,28 @@ def _microwave(k: Kit) -> None:
     _door(k, th, 0, k.H, window=_DARK)
 
 
-def _cut(rect: tuple[float, float, float, float], hole: tuple[float, float, float, float]) -> list:
-    """``rect`` minus ``hole`` (world x0, x1, z0, z1 rectangles) as up to four rectangles."""
-    x0, x1, z0, z1 = rect
-    hx0, hx1, hz0, hz1 = max(hole[0], x0), min(hole[1], x1), max(hole[2], z0), min(hole[3], z1)
-    if hx0 >= hx1 or hz0 >= hz1:
+Rect = tuple[float, float, float, float]  # world x0, x1, z0, z1
+
+
+def footprint(position, size) -> Rect:
+    """The x/z rectangle of a box (centre, full size)."""
+    (x, _, z), (sx, _, sz) = position, size
+    return (x - sx / 2, x + sx / 2, z - sz / 2, z + sz / 2)
+
+
+def overlap(a: Rect, b: Rect) -> Rect | None:
+    """The rectangle two rectangles share, or None."""
+    cut = (max(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), min(a[3], b[3]))
+    return cut if cut[0] < cut[1] and cut[2] < cut[3] else None
+
+
+def _cut(rect: Rect, hole: Rect) -> list[Rect]:
+    """``rect`` minus ``hole`` as up to four rectangles."""
+    shared = overlap(rect, hole)
+    if shared is None:
         return [rect]
+    x0, x1, z0, z1 = rect
+    hx0, hx1, hz0, hz1 = shared
     parts = [(x0, hx0, z0, z1), (hx1, x1, z0, z1), (hx0, hx1, z0, hz0), (hx0, hx1, hz1, z1)]
     return [p for p in parts if p[1] - p[0] > 1e-3 and p[3] - p[2] > 1e-3]
 
@@ -114,8 +130,8 @@ def _cut(rect: tuple[float, float, float, float], hole: tuple[float, float, floa
 def _holed_slab(k: Kit, v: float, h: float, rgb=None, mat=None) -> None:
     """A horizontal slab over the whole footprint at local height ``v``, ``h`` thick, with
     the object's ``holes`` (world rectangles) cut out of it."""
-    (cx, _, cz), (sx, _, sz) = k.obj.center, k.obj.size
-    rects = [(cx - sx / 2, cx + sx / 2, cz - sz / 2, cz + sz / 2)]
+    cx, _, cz = k.obj.center
+    rects = [footprint(k.obj.center, k.obj.size)]
     for hole in k.obj.holes:
         rects = [piece for r in rects for piece in _cut(r, hole)]
     to_local = k.frame.T  # the frame is orthonormal: world offsets -> (u, v, t)

@@ -68,31 +68,23 @@ CUT_BY_BASINS = ("CounterTop", "Sink")  # tops that AI2-THOR cuts open where a b
 BASINS = ("SinkBasin",)
 
 
-def _footprint(o: Any) -> tuple[float, float, float, float]:
-    (x, _, z), (sx, _, sz) = o.position, o.size
-    return (x - sx / 2, x + sx / 2, z - sz / 2, z + sz / 2)
-
-
 def basin_holes(world: World) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
     """objectId of a counter or sink -> the footprints of the basins set in it (those whose
     footprint overlaps its own, at any height: a basin hangs below the top it is set in),
     clipped to it."""
-    basins = [o for o in world.objects.values() if o.object_type in BASINS]
+    from .fixtures import footprint, overlap
+
+    basins = [footprint(o.position, o.size) for o in world.objects.values() if o.object_type in BASINS]
     out: dict[str, tuple[tuple[float, float, float, float], ...]] = {}
     if not basins:
         return out
     for o in world.objects.values():
         if o.object_type not in CUT_BY_BASINS:
             continue
-        x0, x1, z0, z1 = _footprint(o)
-        holes = []
-        for b in basins:
-            bx0, bx1, bz0, bz1 = _footprint(b)
-            cut = (max(x0, bx0), min(x1, bx1), max(z0, bz0), min(z1, bz1))
-            if cut[0] < cut[1] and cut[2] < cut[3]:
-                holes.append(tuple(round(v, 4) for v in cut))
+        own = footprint(o.position, o.size)
+        holes = [cut for cut in (overlap(own, b) for b in basins) if cut is not None]
         if holes:
-            out[o.object_id] = tuple(sorted(holes))
+            out[o.object_id] = tuple(sorted(tuple(round(v, 4) for v in cut) for cut in holes))
     return out
 
 
