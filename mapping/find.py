@@ -103,7 +103,7 @@ def click_on(observation: Observation, belief: Belief, detections: list[Detectio
         hits = hits[np.isfinite(hits[:, 0])]
         if len(hits):
             centre = np.median(hits, axis=0)
-            distance = math.hypot(centre[0] - instance.position[0], centre[2] - instance.position[2])
+            distance = math.dist(centre, instance.position)  # 3-D: drawers stand in columns
             if distance < best_distance:
                 best, best_distance = detection, distance
     return best.click_point() if best is not None and best_distance < 1.0 else None

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from contracts.belief import Belief, Cell, GridMap, ObjectMemory
+from contracts.belief import Belief, Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import depth_to_points
 from contracts.language import LocationHint
 from contracts.mapping import Mapper
@@ -36,6 +36,8 @@ from mapping.exploration import FrontierPriorSearcher
 from mapping.memory_updates import HintBook, apply_outcome, believed_container
 from mapping.navigation import GridNavigator
 
+STACKED = ("Drawer", "Cabinet", "Shelf")  # stand in rows and columns: fused by box (3-D), not by a horizontal radius
+BOX_MARGIN = 0.05  # metres: a sighting belongs to an instance whose box (plus this) holds its centre, or the reverse
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 VIEW_PERCENTILE = 1.0  # the distance of a detection: this percentile of its points' (robust to a stray pixel)
 
@@ -172,8 +174,11 @@ class SemanticMapper(Mapper):
         low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
         centroid = tuple(float(v) for v in np.median(hits, axis=0))
         extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
-        instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
-                                       p.match_radius)
+        if detection.object_type in STACKED:
+            instance = observe_box(self.memory, detection.object_type, centroid, extent, detection.score, self.step)
+        else:
+            instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
+                                           p.match_radius)
         if instance.key != self.memory.held:
             instance.container = believed_container(self.memory, instance)
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
@@ -198,3 +203,29 @@ class SemanticMapper(Mapper):
             grid.classes = (*grid.classes, object_type)
             grid.evidence = self._layers[: n + 1]
         return grid.evidence[grid.classes.index(object_type)]
+
+
+def observe_box(memory: ObjectMemory, object_type: str, position: tuple[float, float, float],
+                extent: tuple[float, float, float], score: float, step: int) -> ObjectInstance:
+    """Fuse a sighting of a drawer, cabinet or shelf: the nearest instance of the type
+    (3-D) whose box, grown by ``BOX_MARGIN``, holds the sighting's centre, or whose centre
+    the sighting's box holds, absorbs it as ``ObjectMemory.observe`` does; else a new
+    instance. (A horizontal radius merges a column of drawers into one, and the drawers
+    below the opened one are never searched.)"""
+    here, half = np.asarray(position), np.asarray(extent) / 2
+    best, best_distance = None, np.inf
+    for instance in memory.of_type(object_type):
+        gap = np.abs(np.asarray(instance.position) - here)
+        if np.all(gap <= np.maximum(np.asarray(instance.extent) / 2, half) + BOX_MARGIN):
+            distance = float(np.linalg.norm(gap))
+            if distance < best_distance:
+                best, best_distance = instance, distance
+    if best is None:
+        return memory.add(object_type, position, extent=tuple(extent), confidence=float(score),
+                          last_seen=step, times_seen=1)
+    n = best.times_seen
+    best.position = tuple((np.array(best.position) * n + here) / (n + 1))
+    best.extent = tuple(np.maximum(best.extent, extent))
+    best.confidence = 1 - (1 - best.confidence) * (1 - float(score))
+    best.last_seen, best.times_seen = step, n + 1
+    return best
