@@ -32,12 +32,15 @@ from mapping.search_prior import likelihood, receptacle_types
 
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # opened to look inside
 RIGHT, LEFT = "Turn Right", "Turn Left"
+STEP_SCALE = 8.0  # actions: with the navigator's costs a target's worth is divided by 1 + actions / this
+PER_INSTANCE = False  # share a receptacle type's chance among the instances of it seen so far
 
 
 class FrontierPriorSearcher(Searcher):
     def __init__(self, prior: str = "learned", min_frontier: float = 0.5, done_radius: float = 1.0,
                  frontier_value: float = 0.1, distance_scale: float = 2.0, look_range: float = 3.0,
-                 min_unknown: float = 0.1, same_margin: float = 0.1) -> None:
+                 min_unknown: float = 0.1, same_margin: float = 0.1, step_scale: float | None = None,
+                 per_instance: bool | None = None) -> None:
         likelihood("Apple", "Fridge", prior)  # checks the prior's name and its table at once
         self.prior = prior
         self.min_frontier = min_frontier
@@ -50,13 +53,22 @@ class FrontierPriorSearcher(Searcher):
         self.done_keys: set[str] = set()
         self.opened: list[str] = []  # keys of the containers proposed for opening
         self.same_margin = same_margin
+        self.step_scale = STEP_SCALE if step_scale is None else step_scale
+        self.per_instance = PER_INSTANCE if per_instance is None else per_instance
+        self.cost_of = None  # set by the navigator: (belief, goals) -> actions to reach each (else distance is used)
         self.done_surfaces: list[tuple[str, tuple[float, float]]] = []  # (type, (x, z)) of searched surfaces
         self._surfaces: dict[str, tuple[str, tuple[float, float]]] = {}  # proposed receptacles by key
 
     def next_search(self, belief: Belief, object_type: str) -> SearchTarget | None:
         here = (belief.pose.x, belief.pose.z)
-        scored = [(value / (1 + math.dist(point, here) / self.distance_scale), k, target)
-                  for k, (value, point, target) in enumerate(self._frontiers(belief) + self._receptacles(belief, object_type))]
+        candidates = self._frontiers(belief) + self._receptacles(belief, object_type)
+        if self.cost_of is not None and candidates:
+            costs = self.cost_of(belief, [target.goal for _, _, target in candidates])
+            scored = [(value / (1 + cost / self.step_scale) if math.isfinite(cost) else 0.0, k, target)
+                      for k, ((value, _, target), cost) in enumerate(zip(candidates, costs, strict=True))]
+        else:
+            scored = [(value / (1 + math.dist(point, here) / self.distance_scale), k, target)
+                      for k, (value, point, target) in enumerate(candidates)]
         return max(scored, key=lambda s: (s[0], -s[1]))[2] if scored else None
 
     def searched(self, target: SearchTarget) -> None:
@@ -135,11 +147,17 @@ class FrontierPriorSearcher(Searcher):
 
     def _receptacles(self, belief: Belief, object_type: str) -> list[tuple[float, tuple[float, float], SearchTarget]]:
         kinds = set(receptacle_types())
+        counts: dict[str, int] = {}
+        for instance in belief.memory.instances.values():
+            if instance.object_type in kinds and instance.times_seen > 0:
+                counts[instance.object_type] = counts.get(instance.object_type, 0) + 1
         out = []
         for instance in belief.memory.instances.values():
             if instance.object_type not in kinds or instance.key in self.done_keys or instance.times_seen == 0:
                 continue
             p = likelihood(object_type, instance.object_type, self.prior)
+            if self.per_instance:  # the type's chance shared by the instances of it seen so far
+                p /= counts[instance.object_type]
             closed = instance.object_type in CONTAINERS and instance.states.get("is_open") is not True
             where = (instance.position[0], instance.position[2])
             if closed and self._opened_around(belief, instance):

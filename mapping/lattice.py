@@ -98,9 +98,9 @@ class Lattice:
             goals[np.unravel_index(int(np.argmin(distance)), self.shape)] = 0.0
         return goals
 
-    def path(self, here: Point, heading: int, goals: np.ndarray) -> tuple[list[LatticePose], float] | None:
-        """The cheapest pose sequence from (here, heading) to a goal pose (path cost plus the
-        goal's own cost) and its total cost, or None."""
+    def costs(self, here: Point, heading: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Action costs from (here, heading) to every pose (flat, by node) and the
+        predecessors (one Dijkstra), or None when ``here`` is off the window."""
         if not self.inside(here):
             return None
         ni, nj = self.shape
@@ -121,7 +121,16 @@ class Lattice:
             cost.append(entry[ti, tj][ok])
         graph = csr_matrix((np.concatenate(cost), (np.concatenate(src), np.concatenate(dst))),
                            shape=(node.size, node.size))
-        distance, predecessor = dijkstra(graph, indices=start, return_predecessors=True)
+        return dijkstra(graph, indices=start, return_predecessors=True)
+
+    def path(self, here: Point, heading: int, goals: np.ndarray) -> tuple[list[LatticePose], float] | None:
+        """The cheapest pose sequence from (here, heading) to a goal pose (path cost plus the
+        goal's own cost) and its total cost, or None."""
+        found = self.costs(here, heading)
+        if found is None:
+            return None
+        distance, predecessor = found
+        start = ((here[0] - self.i0) * self.shape[1] + (here[1] - self.j0)) * 4 + heading
         total = distance + goals.ravel()
         best = int(np.argmin(total))
         if not np.isfinite(total[best]):

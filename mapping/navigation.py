@@ -51,6 +51,8 @@ MARGIN_COST = 2.0  # extra steps of a goal pose outside the reach margin
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
 WINDOW_MARGIN = 1.5  # metres of map around the explored area, the Follower and the goal
+UNSEEN_UNREACHABLE = False  # an instance not seen from MAX_MISSES of its goal poses is unreachable (else: arrived)
+RANK_BY_ACTIONS = True  # the searcher ranks its targets by the actions to reach them (else by distance)
 FORWARD, LEFT, RIGHT, UP, DOWN = "Forward", "Turn Left", "Turn Right", "Look Up", "Look Down"
 
 
@@ -61,6 +63,8 @@ class GridNavigator(Navigator):
         self.clearance = clearance
         self.reach_margin = reach_margin  # prefer poses this much inside the reach (remembered extents are uncertain)
         self.searcher = searcher or FrontierPriorSearcher()
+        if RANK_BY_ACTIONS and hasattr(self.searcher, "cost_of"):
+            self.searcher.cost_of = self.goal_costs  # rank search targets by the actions to reach them
         self.blocked: set[tuple[int, int]] = set()  # lattice points a forward move failed into
         self.visited: set[tuple[int, int]] = set()  # lattice points the Follower stood on
         self.in_view: dict[str, float] | None = None  # set by a mapper that knows what the camera sees
@@ -114,10 +118,50 @@ class GridNavigator(Navigator):
             if abs(wanted - pose.horizon) >= 1:
                 return NavigationStep(NavigationState.MOVING, DOWN if wanted > pose.horizon else UP)
             misses = self.misses.setdefault(goal.instance, set())
-            if self.in_view is None or len(misses) >= MAX_MISSES:
+            if self.in_view is None:
+                return NavigationStep(NavigationState.ARRIVED)
+            if len(misses) >= MAX_MISSES:
+                if UNSEEN_UNREACHABLE:
+                    return NavigationStep(NavigationState.UNREACHABLE, reason=f"not seen from {len(misses)} poses")
                 return NavigationStep(NavigationState.ARRIVED)
             misses.add((*here, heading))  # here and looking, yet not seen within reach: try another pose
         return NavigationStep(NavigationState.ARRIVED)
+
+    def goal_costs(self, belief: Belief, goals: list[NavigationGoal]) -> list[float]:
+        """Actions (moves, turns, looks) from the current pose to a pose of each goal, from
+        one Dijkstra over the lattice as ``step`` builds it (inf: no pose on the map); what
+        the searcher ranks its candidates by."""
+        pose = belief.pose
+        here = (round(pose.x / STEP), round(pose.z / STEP))
+        heading = int(round(pose.heading / 90)) % 4
+        points = []
+        for goal in goals:
+            instance = belief.memory.instances.get(goal.instance) if goal.instance is not None else None
+            points.append((instance.position[0], instance.position[2]) if instance is not None else goal.point)
+        xs = [p[0] for p in points if p is not None] or [None]
+        zs = [p[1] for p in points if p is not None] or [None]
+        window = _window(belief, here, None)
+        if xs[0] is not None:
+            window = (min(window[0], min(xs) - WINDOW_MARGIN), max(window[1], max(xs) + WINDOW_MARGIN),
+                      min(window[2], min(zs) - WINDOW_MARGIN), max(window[3], max(zs) + WINDOW_MARGIN))
+        lattice = Lattice(belief.grid, self.clearance, here, self.blocked, self.visited, window,
+                          len(self.blocked) < MAX_BLOCKED)
+        found = lattice.costs(here, heading)
+        if found is None:
+            return [math.inf] * len(goals)
+        distance = found[0]
+        out = []
+        for goal, point in zip(goals, points, strict=True):
+            instance = belief.memory.instances.get(goal.instance) if goal.instance is not None else None
+            if instance is not None:
+                costs, _ = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon)
+            elif point is not None:
+                costs = lattice.near(point)
+            else:
+                out.append(math.inf)
+                continue
+            out.append(float(np.min(distance + costs.ravel())))
+        return out
 
     def _facing(self, lattice: Lattice, position, extent, reach: float,
                 horizon: float) -> tuple[np.ndarray, np.ndarray]:
