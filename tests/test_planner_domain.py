@@ -103,26 +103,6 @@ def test_toggle_and_open_need_the_property(goal):
     assert plan(BASE + " (toggleable a) (openable a)", goal) is not None
 
 
-def test_the_cached_domain_translates_like_fast_downwards_own_parser():
-    import contextlib
-    import io
-
-    from planner.fast_downward import _translator, translate
-
-    problem = ("(define (problem t) (:domain household) (:objects a b c d) (:init " + BASE +
-               " (at a) (pickupable b) (receptacle c) (can-put b c) (in b d) (receptacle d) (faucet a))"
-               " (:goal (in b c)))")
-    lisp_parser, parsing_functions, normalize, translate_main = _translator()
-    with contextlib.redirect_stdout(io.StringIO()):
-        task = parsing_functions.parse_task(lisp_parser.parse_nested_list(DOMAIN.splitlines()),
-                                            lisp_parser.parse_nested_list(problem.splitlines()))
-        normalize.normalize(task)
-        out = io.StringIO()
-        translate_main.pddl_to_sas(task).output(out)
-    assert translate(DOMAIN, problem) == out.getvalue()
-    assert translate(DOMAIN, problem) == out.getvalue()  # the parsed domain is not changed by a use
-
-
 def test_a_problem_met_before_is_not_solved_again(monkeypatch):
     import planner.fast_downward as fd
 

@@ -1,6 +1,7 @@
-"""The translator's domain-only work, done once: the SAS+ output equals Fast Downward's own
-translation of each problem, whatever problems came before, and problems of one domain
-share one cache entry."""
+"""Our translation (the domain parsed once, the translator's domain-only work done once)
+gives the SAS+ output of Fast Downward's own parser and translator for each problem,
+whatever problems came before (a use changes neither the parsed domain nor the cache), and
+problems of one domain share one cache entry."""
 
 from __future__ import annotations
 
