@@ -104,9 +104,10 @@ def nav_episode(sim: Any, floor_plan: str, seed: int, perception_name: str, prio
 
 
 def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0,
-              floor_plans: tuple[str, ...] = FLOOR_PLANS) -> dict[str, float]:
+              floor_plans: tuple[str, ...] = FLOOR_PLANS, per_episode: list[dict] | None = None) -> dict[str, float]:
     """Both priors on the same episodes; keys as ``nesy bench nav --json`` prints them.
-    ``floor_plans``: valid_unseen's by default (tune on train floor plans, report on these)."""
+    ``floor_plans``: valid_unseen's by default (tune on train floor plans, report on these);
+    ``per_episode``: a list that gets one row per episode and prior."""
     out: dict[str, float] = {"episodes": 0, "perception": perception}
     for prior, prefix in (("learned", ""), ("uniform", "uniform_")):
         rows = []
@@ -116,6 +117,10 @@ def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0,
             row = nav_episode(sim, plan, seed + k, perception, prior)
             if row is not None:
                 rows.append(row)
+                if per_episode is not None:
+                    per_episode.append({"prior": prior, "floor_plan": plan, "seed": seed + k, "object_type": row.object_type,
+                                        "success": row.success, "steps": row.steps, "shortest": row.shortest,
+                                        "spl": round(row.spl, 4)})
         out["episodes"] = len(rows)
         out[f"{prefix}success_rate"] = round(sum(r.success for r in rows) / max(len(rows), 1), 4)
         out[f"{prefix}spl"] = round(sum(r.spl for r in rows) / max(len(rows), 1), 4)

@@ -33,6 +33,7 @@ from mapping.search_prior import likelihood, receptacle_types
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # opened to look inside
 RIGHT, LEFT = "Turn Right", "Turn Left"
 STEP_SCALE = 8.0  # actions: with the navigator's costs a target's worth is divided by 1 + actions / this
+SEEN_NEAR = None  # metres: a surface seen this close counts as searched (None: only visited ones do)
 PER_INSTANCE = False  # share a receptacle type's chance among the instances of it seen so far
 
 
@@ -55,6 +56,7 @@ class FrontierPriorSearcher(Searcher):
         self.same_margin = same_margin
         self.step_scale = STEP_SCALE if step_scale is None else step_scale
         self.per_instance = PER_INSTANCE if per_instance is None else per_instance
+        self.nearest_view: dict[str, float] = {}  # set by the mapper: instance key -> nearest distance it was seen from
         self.cost_of = None  # set by the navigator: (belief, goals) -> actions to reach each (else distance is used)
         self.done_surfaces: list[tuple[str, tuple[float, float]]] = []  # (type, (x, z)) of searched surfaces
         self._surfaces: dict[str, tuple[str, tuple[float, float]]] = {}  # proposed receptacles by key
@@ -161,6 +163,8 @@ class FrontierPriorSearcher(Searcher):
             closed = instance.object_type in CONTAINERS and instance.states.get("is_open") is not True
             where = (instance.position[0], instance.position[2])
             if closed and self._opened_around(belief, instance):
+                continue
+            if not closed and SEEN_NEAR is not None and self.nearest_view.get(instance.key, math.inf) <= SEEN_NEAR:
                 continue
             if not closed and any(kind == instance.object_type and math.dist(where, done) < self.done_radius
                                   for kind, done in self.done_surfaces):

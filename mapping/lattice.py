@@ -5,9 +5,11 @@ point is **hard-blocked** when it lies off the map or a forward move into it fai
 **soft-blocked** when a map obstacle cell lies within ``clearance`` of it (an integral
 image over the grid). The map's obstacles are evidence, not truth (a chair seat or a bed
 edge seen from afar blocks cells the Follower can walk through), so a soft-blocked point
-costs ``SOFT_COST`` extra steps instead of being cut out: a route over free points always
-wins, and when there is none the route that crosses the fewest soft points is tried; a
-failed move there hard-blocks it, a move that works makes it visited and free for good.
+costs ``SOFT_COST`` extra steps instead of being cut out: a route over free points wins
+unless it is more than that many steps longer, and then the route across the soft points
+is tried (on train floor plans 8 steps beat 1000, i.e. never unless no free route: the map
+blocks more than the simulator does); a failed move there hard-blocks it, a move that
+works makes it visited and free for good.
 Points the Follower has stood on are free. Unknown cells are optimistic (free). With
 ``soft=False`` map obstacles block as they are.
 
@@ -31,7 +33,7 @@ from contracts.belief import Cell, GridMap
 STEP = 0.25  # metres per forward move (AI2-THOR's gridSize)
 HEADINGS = (0.0, 90.0, 180.0, 270.0)
 AHEAD = ((0, 1), (1, 0), (0, -1), (-1, 0))  # (dx, dz) lattice steps for headings 0, 90, 180, 270
-SOFT_COST = 1000.0  # extra cost of entering a point that the map (not a failed move) blocks
+SOFT_COST = 8.0  # extra cost of entering a point that the map (not a failed move) blocks (a detour of more steps tries it)
 
 Point = tuple[int, int]
 LatticePose = tuple[int, int, int]  # i, j, heading index

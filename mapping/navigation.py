@@ -3,7 +3,7 @@
 The Follower moves on AI2-THOR's lattice: 0.25 m forward moves, 90-degree turns and 30-degree
 looks, starting at the odometry origin. Each call builds the lattice over the current map
 (``mapping.lattice``: failed moves block, points stood on are free; map obstacles are
-crossed, at a high cost, only to reach an instance -- something seen, so something there
+crossed, at a cost of extra steps, only to reach an instance -- something seen, so something there
 -- and only until ``MAX_BLOCKED`` moves have failed; a frontier behind a wall is not),
 finds the cheapest action sequence to a goal pose and returns its first action; the next
 call plans again, so a failed move or a map that changed reroutes at once.
@@ -17,8 +17,13 @@ extents are partial). Arrival: when the mapper tells the navigator what the came
 (``in_view``: instance key -> the horizontal distance of its nearest seen point this frame),
 the Follower has arrived as soon as the instance is seen within reach -- wherever it is on
 the way; a goal pose reached, looked from, and not seeing it is ruled out for that instance
-and the next one tried (at most ``MAX_MISSES``, then it counts as arrived). Without
-``in_view`` (e.g. ``oracle-map``) a goal pose with its looks done is arrival.
+and the next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not
+where it was believed to be, or not to be seen from there; counting it as arrived stopped
+the search with nothing in view). Without ``in_view`` (e.g. ``oracle-map``) a goal pose
+with its looks done is arrival.
+
+``goal_costs(belief, goals)``: the actions from the current pose to each goal (one
+Dijkstra), what the searcher ranks its targets by.
 
 Searching (``self.searcher``, ``mapping.exploration``) says where to look for an object
 that is not in memory.
@@ -51,7 +56,7 @@ MARGIN_COST = 2.0  # extra steps of a goal pose outside the reach margin
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
 WINDOW_MARGIN = 1.5  # metres of map around the explored area, the Follower and the goal
-UNSEEN_UNREACHABLE = False  # an instance not seen from MAX_MISSES of its goal poses is unreachable (else: arrived)
+UNSEEN_UNREACHABLE = True  # an instance not seen from MAX_MISSES of its goal poses is unreachable (else: arrived)
 RANK_BY_ACTIONS = True  # the searcher ranks its targets by the actions to reach them (else by distance)
 FORWARD, LEFT, RIGHT, UP, DOWN = "Forward", "Turn Left", "Turn Right", "Look Up", "Look Down"
 

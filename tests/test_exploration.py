@@ -136,3 +136,13 @@ def test_a_surface_near_a_searched_one_of_its_type_counts_as_searched():
         searcher.searched(target)
     assert proposed.count("CounterTop#1") + proposed.count("CounterTop#2") == 1
     assert {"Drawer#1", "Drawer#2", "Fridge#1"} <= set(proposed)
+
+
+def test_search_targets_are_ranked_by_the_actions_to_reach_them_when_the_navigator_gives_them():
+    belief = _belief(slice(0, 40))
+    belief.memory.add("Fridge", (1.0, 0.9, -1.0), extent=(0.8, 1.8, 0.8), times_seen=1)  # as far as Fridge#1
+    searcher = FrontierPriorSearcher("learned")
+    searcher.cost_of = lambda belief, goals: [40.0 if g.instance == "Fridge#1" else 4.0 for g in goals]
+    assert searcher.next_search(belief, "Apple").goal.instance == "Fridge#3"  # the one fewer actions away
+    searcher.cost_of = lambda belief, goals: [4.0 if g.instance == "Fridge#1" else 40.0 for g in goals]
+    assert searcher.next_search(belief, "Apple").goal.instance == "Fridge#1"

@@ -132,3 +132,24 @@ def test_the_reach_margin_gives_way_when_no_pose_inside_it_is_reachable():
     belief.grid.occupancy[0, 1:] = Cell.FREE
     strict = GridNavigator(camera_height=1.0, reach_margin=0.25)
     assert strict.step(_observe(), belief, NavigationGoal(instance="Apple#1")).state == NavigationState.ARRIVED
+
+
+def test_goal_costs_count_the_turns_and_moves_to_a_pose_that_sees_each_goal():
+    from contracts.belief import Belief, Cell, GridMap, ObjectMemory
+    from contracts.geometry import Pose
+    from contracts.navigation import NavigationGoal
+    from mapping.navigation import GridNavigator
+
+    grid = GridMap.empty((-3.0, -3.0), (120, 120), 0.05)
+    grid.occupancy[:, :] = Cell.FREE
+    grid.explored[:, :] = True
+    memory = ObjectMemory()
+    ahead = memory.add("Apple", (0.0, 0.9, 2.5), extent=(0.1, 0.1, 0.1), times_seen=1)
+    behind = memory.add("Apple", (0.0, 0.9, -2.5), extent=(0.1, 0.1, 0.1), times_seen=1)
+    navigator = GridNavigator(camera_height=1.5)
+    belief = Belief(grid, memory, Pose(0.0, 0.0, 0.0, 30.0))
+    near_ahead, near_behind, point = navigator.goal_costs(
+        belief, [NavigationGoal(instance=ahead.key), NavigationGoal(instance=behind.key), NavigationGoal(point=(0.0, 1.0))])
+    assert near_ahead == 4.0  # four moves bring it within 1.5 m, facing it, at the horizon it is seen with
+    assert near_behind == near_ahead + 2  # the same, after two turns
+    assert point == 4.0

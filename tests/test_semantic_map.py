@@ -170,3 +170,16 @@ def test_replay_draws_the_followers_own_map_beside_its_view():
     log["simulator"] = {"render": "none"}
     with pytest.raises(ReplayError, match="depth frames"):
         replay_log(log, egocentric=False, follower_map=("oracle-seg", "semantic"))
+
+
+def test_a_column_of_drawers_stays_apart_and_a_partial_view_joins_its_drawer():
+    from mapping.semantic import observe_box
+
+    memory = ObjectMemory()
+    for y in (0.13, 0.33, 0.54):  # three drawers stacked at one (x, z): a horizontal radius made them one
+        observe_box(memory, "Drawer", (1.0, y, 2.0), (0.45, 0.14, 0.05), 1.0, 1)
+    assert len(memory.of_type("Drawer")) == 3
+    again = observe_box(memory, "Drawer", (1.08, 0.35, 2.0), (0.25, 0.1, 0.05), 1.0, 2)  # the middle one, half seen
+    assert len(memory.of_type("Drawer")) == 3 and again.times_seen == 2 and abs(again.position[1] - 0.34) < 0.02
+    observe_box(memory, "Drawer", (1.5, 0.33, 2.0), (0.45, 0.14, 0.05), 1.0, 3)  # the next column
+    assert len(memory.of_type("Drawer")) == 4

@@ -79,6 +79,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     nav.add_argument("--seed", type=int, default=0)
     nav.add_argument("--split", default="valid_unseen", choices=("train", "valid_unseen"),
                      help="floor plans of this split (tune on train, report on valid_unseen)")
+    nav.add_argument("--per-episode", default="", metavar="FILE",
+                     help="also write one JSON line per episode and prior (target, steps, shortest, success, spl)")
     nav.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     nav.set_defaults(handler=run_nav)
     from agent.cli.bench_planner import add_planner_parser
@@ -150,8 +152,12 @@ def run_nav(args: argparse.Namespace) -> int:
     from simulator.sim import Simulator
 
     sim = Simulator(SimpleNamespace(render="egl", width=300, height=300))
-    result = benchmark(sim, args.episodes, args.perception, args.seed, tuple(split_floor_plans(args.split)))
+    rows: list[dict] = []
+    result = benchmark(sim, args.episodes, args.perception, args.seed, tuple(split_floor_plans(args.split)), rows)
     result["split"] = args.split
+    if args.per_episode:
+        with open(args.per_episode, "w") as out:
+            out.writelines(json.dumps(row) + "\n" for row in rows)
     sim.close()
     if args.json:
         print_json(result)
