@@ -16,7 +16,12 @@ long counter is often remembered as several instances).
 
 ``look_around`` says which quarter turns are worth making where the Follower stands: the
 headings whose view (a 90-degree cone out to ``look_range``) still holds at least
-``min_unknown`` of unknown floor, in the order that needs the fewest turns.
+``min_unknown`` of unknown floor, in the order that needs the fewest turns; when all three
+are wanted, three turns one way, first towards the side whose cone is already more known
+(the first frame saw farther into it: the room opens that way). On train floor plans the
+old choice, towards the more unknown side, found the object on the third turn of the
+look-around at the start 47 times and on the first 17 times (208 episodes); turning the
+other way first raised SPL 0.593 -> 0.617 on 104 of them.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from mapping.search_prior import likelihood, receptacle_types
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # opened to look inside
 RIGHT, LEFT = "Turn Right", "Turn Left"
 STEP_SCALE = 8.0  # actions: with the navigator's costs a target's worth is divided by 1 + actions / this
+TURN_TO_SEEN = True  # three turns one way: first towards the side whose view is more known already (else the more unknown)
 SEEN_NEAR = None  # metres: a surface seen this close counts as searched (None: only visited ones do)
 PER_INSTANCE = False  # share a receptacle type's chance among the instances of it seen so far
 
@@ -86,7 +92,8 @@ class FrontierPriorSearcher(Searcher):
     def look_around(self, belief: Belief) -> list[str]:
         """The quarter turns worth making here: to each heading whose view still holds at
         least ``min_unknown`` of unknown cells (the current one is in view already), by the
-        fewest turns (three the same way when all three are wanted)."""
+        fewest turns (three the same way when all three are wanted, first towards the side
+        that is more known already)."""
         grid, pose = belief.grid, belief.pose
         res = grid.resolution
         r0, c0 = grid.cell_of(pose.x - self.look_range, pose.z - self.look_range)
@@ -114,7 +121,10 @@ class FrontierPriorSearcher(Searcher):
             return [LEFT, LEFT]
         if not wanted:
             return []
-        first = RIGHT if share[90] >= share[270] else LEFT
+        if TURN_TO_SEEN:
+            first = RIGHT if share[90] <= share[270] else LEFT
+        else:
+            first = RIGHT if share[90] >= share[270] else LEFT
         return [first] * 3
 
     def _frontiers(self, belief: Belief) -> list[tuple[float, tuple[float, float], SearchTarget]]:

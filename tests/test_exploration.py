@@ -146,3 +146,14 @@ def test_search_targets_are_ranked_by_the_actions_to_reach_them_when_the_navigat
     assert searcher.next_search(belief, "Apple").goal.instance == "Fridge#3"  # the one fewer actions away
     searcher.cost_of = lambda belief, goals: [4.0 if g.instance == "Fridge#1" else 40.0 for g in goals]
     assert searcher.next_search(belief, "Apple").goal.instance == "Fridge#1"
+
+
+def test_three_turns_start_towards_the_side_that_is_more_known_already():
+    searcher = FrontierPriorSearcher("learned")
+    grid = GridMap.empty((-4.0, -4.0), (80, 80), 0.1)
+    belief = Belief(grid, ObjectMemory(), Pose(0.0, 0.0, 0.0, 0.0))
+    grid.occupancy[40:60, 40:44] = Cell.FREE  # facing +z; a little of the right side (x > 0) is seen
+    assert searcher.look_around(belief) == ["Turn Right"] * 3
+    grid.occupancy[40:60, 36:40] = Cell.FREE  # and more of the left side
+    grid.occupancy[40:70, 30:36] = Cell.FREE
+    assert searcher.look_around(belief) == ["Turn Left"] * 3
