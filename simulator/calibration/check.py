@@ -47,6 +47,11 @@ class MaskScore:
     theirs_bbox: tuple[int, int, int, int]
     point: tuple[int, int]  # AI2-THOR's interaction point (x, y) in pixels
     pose: tuple[float, float, int, float]
+    # for diagnosing misses: what our instance buffer shows at AI2-THOR's point (None: floor,
+    # walls, nothing), the target's parent receptacle, and whether an earlier action moved it
+    at_point: str | None = None
+    parent: str | None = None
+    moved: bool = False
 
 
 def mask_bbox(mask: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -167,6 +172,7 @@ def check_masks(
 def _replay(trajectory, recorded, sim: Simulator, view, report: MaskReport, overlay: OverlaySink | None):
     by_step = {r.low_idx: r for r in recorded}
     sim.reset(trajectory.start_state())
+    start = {o.object_id: o.position for o in sim.world.objects.values()}
     actions = trajectory.expert_low_actions
     for i, step in enumerate(actions):
         rec = by_step.get(i)
@@ -184,10 +190,13 @@ def _replay(trajectory, recorded, sim: Simulator, view, report: MaskReport, over
                 ours = frames.mask(obj.object_id)
                 target_type = obj.object_type
             theirs = rec.mask(FRAME)
+            px, py = rec.point
+            at = frames.ids.get(int(frames.instance[min(py, FRAME - 1), min(px, FRAME - 1)]))
             s = MaskScore(
                 task_id=trajectory.task_id, low_idx=i, action=rec.action, target_id=rec.target_id,
                 target_type=target_type, theirs_bbox=rec.bbox, point=rec.point, pose=world.agents[FOLLOWER].pose(),
-                **score(ours, rec, theirs),
+                **score(ours, rec, theirs), at_point=at, parent=None if obj is None else obj.parent,
+                moved=obj is not None and start.get(obj.object_id) != obj.position,
             )
             if overlay is not None:
                 overlay(s, frames.rgb, ours, theirs)
