@@ -39,15 +39,12 @@ CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # open
 RIGHT, LEFT = "Turn Right", "Turn Left"
 STEP_SCALE = 8.0  # actions: with the navigator's costs a target's worth is divided by 1 + actions / this
 TURN_TO_SEEN = True  # three turns one way: first towards the side whose view is more known already (else the more unknown)
-SEEN_NEAR = None  # metres: a surface seen this close counts as searched (None: only visited ones do)
-PER_INSTANCE = False  # share a receptacle type's chance among the instances of it seen so far
 
 
 class FrontierPriorSearcher(Searcher):
     def __init__(self, prior: str = "learned", min_frontier: float = 0.5, done_radius: float = 1.0,
                  frontier_value: float = 0.1, distance_scale: float = 2.0, look_range: float = 3.0,
-                 min_unknown: float = 0.1, same_margin: float = 0.1, step_scale: float | None = None,
-                 per_instance: bool | None = None) -> None:
+                 min_unknown: float = 0.1, same_margin: float = 0.1, step_scale: float = STEP_SCALE) -> None:
         likelihood("Apple", "Fridge", prior)  # checks the prior's name and its table at once
         self.prior = prior
         self.min_frontier = min_frontier
@@ -60,9 +57,7 @@ class FrontierPriorSearcher(Searcher):
         self.done_keys: set[str] = set()
         self.opened: list[str] = []  # keys of the containers proposed for opening
         self.same_margin = same_margin
-        self.step_scale = STEP_SCALE if step_scale is None else step_scale
-        self.per_instance = PER_INSTANCE if per_instance is None else per_instance
-        self.nearest_view: dict[str, float] = {}  # set by the mapper: instance key -> nearest distance it was seen from
+        self.step_scale = step_scale
         self.cost_of = None  # set by the navigator: (belief, goals) -> actions to reach each (else distance is used)
         self.done_surfaces: list[tuple[str, tuple[float, float]]] = []  # (type, (x, z)) of searched surfaces
         self._surfaces: dict[str, tuple[str, tuple[float, float]]] = {}  # proposed receptacles by key
@@ -159,22 +154,14 @@ class FrontierPriorSearcher(Searcher):
 
     def _receptacles(self, belief: Belief, object_type: str) -> list[tuple[float, tuple[float, float], SearchTarget]]:
         kinds = set(receptacle_types())
-        counts: dict[str, int] = {}
-        for instance in belief.memory.instances.values():
-            if instance.object_type in kinds and instance.times_seen > 0:
-                counts[instance.object_type] = counts.get(instance.object_type, 0) + 1
         out = []
         for instance in belief.memory.instances.values():
             if instance.object_type not in kinds or instance.key in self.done_keys or instance.times_seen == 0:
                 continue
             p = likelihood(object_type, instance.object_type, self.prior)
-            if self.per_instance:  # the type's chance shared by the instances of it seen so far
-                p /= counts[instance.object_type]
             closed = instance.object_type in CONTAINERS and instance.states.get("is_open") is not True
             where = (instance.position[0], instance.position[2])
             if closed and self._opened_around(belief, instance):
-                continue
-            if not closed and SEEN_NEAR is not None and self.nearest_view.get(instance.key, math.inf) <= SEEN_NEAR:
                 continue
             if not closed and any(kind == instance.object_type and math.dist(where, done) < self.done_radius
                                   for kind, done in self.done_surfaces):

@@ -82,10 +82,8 @@ class SemanticMapper(Mapper):
         self.hints = HintBook()
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
-        self.nearest_view: dict[str, float] = {}  # the same, the least over the episode
         searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
                                          distance_scale=p.distance_scale)
-        searcher.nearest_view = self.nearest_view  # surfaces seen from close by need no visit
         self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
 
     def navigator(self) -> Navigator:
@@ -107,8 +105,6 @@ class SemanticMapper(Mapper):
             for detection in detections:
                 self._integrate_detection(points, detection, camera)
             self._navigator.in_view = self.in_view
-            for key, distance in self.in_view.items():
-                self.nearest_view[key] = min(distance, self.nearest_view.get(key, np.inf))
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints)
         self.hints.resolve(self.memory, observation.pose)
