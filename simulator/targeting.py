@@ -51,6 +51,9 @@ def attach_frames(world: World, provider: FrameProvider | None) -> None:
         _FRAMES[world] = provider
 
 
+INNER_FLOOR = 0.03  # an enclosing receptacle's floor above its box bottom (the renderer's shell)
+
+
 @dataclass(frozen=True)
 class Target:
     """The object an action applies to, with the viewpoint it was chosen from."""
@@ -64,9 +67,10 @@ class Target:
         return cls(None)
 
     def placement(self, item: SimObject) -> tuple[float, float, float]:
-        """Where ``item`` lands in this receptacle: where the agent looks, inside its
-        footprint; in a fridge or cabinet with calibrated shelves, on the shelf the agent's
-        gaze meets nearest the footprint (the higher one on ties), else on its floor."""
+        """Where ``item`` lands in this receptacle: on an open surface where the agent
+        looks, inside its footprint; in an enclosing receptacle (fridge, microwave,
+        cabinet, drawer) at its footprint's centre, on the calibrated shelf the agent's gaze
+        meets nearest the footprint (the higher one on ties), else on its floor."""
         assert self.obj is not None and self.world is not None
         recep = self.obj
         (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
@@ -88,13 +92,40 @@ class Target:
         elif recep.levels:
             surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
         else:
-            surface = cy - sy / 2 + 0.01
-        hx, hz = gaze(surface)
+            surface = cy - sy / 2 + INNER_FLOOR
+        hx, hz = _inside(recep, camera, surface, item.size[1]) if encloses(recep) else gaze(surface)
         mx = max(sx / 2 - item.size[0] / 2, 0.0)
         mz = max(sz / 2 - item.size[2] / 2, 0.0)
         x = float(np.clip(hx, cx - mx, cx + mx))
         z = float(np.clip(hz, cz - mz, cz + mz))
         return (round(x, 4), round(surface + item.size[1] / 2, 4), round(z, 4))
+
+
+def _inside(recep: SimObject, camera, surface: float, height: float) -> tuple[float, float]:
+    """Where a put into an enclosing receptacle lands: AI2-THOR puts it on a free spot,
+    not where the agent looks. Fitted on train masks (docs/calibration.md): laterally at
+    the footprint's centre; in depth at the centre, or nearer the open front just enough
+    that the shelf above (or the receptacle's top) does not hide the object's top from the
+    agent: the expert saw what it took out again from where it put it in."""
+    (cx, _, cz), (sx, _, sz) = recep.position, recep.size
+    dx, dz = camera.x - cx, camera.z - cz
+    axis = 0 if abs(dx) * sz >= abs(dz) * sx else 2  # the axis towards the agent (the front)
+    half = (sx if axis == 0 else sz) / 2
+    sign = 1.0 if (dx if axis == 0 else dz) >= 0 else -1.0
+    # the shelf above, else the receptacle's own top, hides what lies deep inside
+    above = [level - 0.01 for level in recep.levels if level > surface + 0.02]
+    ceiling = min(above, default=recep.position[1] + recep.size[1] / 2 - INNER_FLOOR)
+    depth, top = 0.0, surface + height  # depth: from the centre towards the front, metres
+    eye = camera.x if axis == 0 else camera.z
+    run = abs(eye - ((cx if axis == 0 else cz) + sign * half))  # from the eye to the front plane
+    if camera.y > ceiling > top:
+        # the ray eye -> top passes the front plane below the ceiling if the top lies
+        # within run * (ceiling - top) / (eye height - ceiling) of the front, inside
+        reach = run * (ceiling - top) / (camera.y - ceiling)
+        depth = max(0.0, min(half, half - reach))
+    if axis == 0:
+        return cx + sign * depth, cz
+    return cx, cz + sign * depth
 
 
 def affords(obj: SimObject, affordance: str | None) -> bool:

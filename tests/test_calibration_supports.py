@@ -11,6 +11,7 @@ from simulator.calibration.supports import fit_levels, shelf_levels, type_tops
 from simulator.render.styles import object_rows
 from simulator.render.types import RenderObject
 from simulator.sim import FOLLOWER
+from simulator.targeting import INNER_FLOOR
 
 
 def test_shelves_are_the_bands_that_hold_enough_of_the_resting_bottoms():
@@ -65,8 +66,33 @@ def test_a_put_into_a_fridge_lands_on_the_shelf_the_agent_looks_at(levels):
         assert min(abs(bottom - level) for level in levels) < 1e-3
         assert bottom > fridge.position[1] - fridge.size[1] / 2 + 0.1  # not on the floor of the fridge
     else:
-        assert bottom == pytest.approx(fridge.position[1] - fridge.size[1] / 2 + 0.01, abs=1e-3)
+        assert bottom == pytest.approx(fridge.position[1] - fridge.size[1] / 2 + INNER_FLOOR, abs=1e-3)
     assert meta(sim, apple.object_id)["parentReceptacles"] == [FRIDGE]
+    # AI2-THOR's spot, not the gaze's: laterally at the centre of the footprint, in depth
+    # between the centre and the front (towards the agent)
+    camera = sim.world.agents[FOLLOWER].camera(sim.world.field_of_view)
+    axis = 0 if abs(camera.x - fridge.position[0]) * fridge.size[2] >= abs(camera.z - fridge.position[2]) * fridge.size[0] else 2
+    side = 2 - axis
+    assert apple.position[side] == pytest.approx(fridge.position[side], abs=1e-3)
+    toward = (camera.x, 0, camera.z)[axis] - fridge.position[axis]
+    shift = apple.position[axis] - fridge.position[axis]
+    assert shift * toward >= 0 and abs(shift) <= fridge.size[axis] / 2
+
+
+def test_a_put_deep_under_a_shelf_comes_forward_until_the_agent_can_see_its_top():
+    from simulator.objects import SimObject
+    from simulator.targeting import _inside
+
+    class Eye:  # the agent 0.25 m in front of a fridge (its front plane at z = -0.35)
+        x, y, z = 0.0, 1.576, -0.6
+
+    fridge = SimObject("Fridge|+00.00|+00.00|+00.00", "Fridge", (0.0, 0.9, 0.0), (0.7, 1.8, 0.7), fixed=True)
+    assert _inside(fridge, Eye, 1.6, 0.1) == pytest.approx((0.0, 0.0))  # above nothing: the centre
+    fridge.levels = (0.5, 0.9)
+    x, z = _inside(fridge, Eye, 0.5, 0.1)
+    assert x == 0.0 and -0.35 <= z < 0.0  # came forward
+    ray_at_front = Eye.y + (0.6 - Eye.y) * (Eye.z - -0.35) / (Eye.z - z)  # ray eye -> top, at the front plane
+    assert ray_at_front == pytest.approx(0.9 - 0.01, abs=1e-6)
 
 
 def test_a_type_top_is_kept_only_where_it_predicts_held_out_instances_better_than_the_builder(monkeypatch):
