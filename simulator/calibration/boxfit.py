@@ -80,9 +80,14 @@ class Views:
         self.focal = FRAME / 2 / math.tan(math.radians(field_of_view) / 2)
 
     def project(self, shape: np.ndarray, size: np.ndarray, offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Predicted boxes (N, 4), clipped to the frame, and a validity flag (all points in front)."""
-        local = shape * size + offset  # (P, 3)
-        world = self.pivots[:, None, :] + np.einsum("nij,pj->npi", self.rot, local)
+        """Predicted boxes (N, 4), clipped to the frame, and a validity flag (all points in front).
+        ``offset``: one (3,) for all views, or one per view (N, 3)."""
+        if offset.ndim == 1:
+            local = shape * size + offset  # (P, 3)
+            world = self.pivots[:, None, :] + np.einsum("nij,pj->npi", self.rot, local)
+        else:
+            local = shape[None, :, :] * size + offset[:, None, :]  # (N, P, 3)
+            world = self.pivots[:, None, :] + np.einsum("nij,npj->npi", self.rot, local)
         d = world - self.eye[:, None, :]
         x = np.einsum("npi,ni->np", d, self.right)
         y = np.einsum("npi,ni->np", d, self.up)
@@ -103,8 +108,6 @@ def fit_box(views: Views, shape: np.ndarray, size0: np.ndarray, offset0: np.ndar
     (in pixels per metre / per unit log), for groups with few observations.
     """
     theta = np.concatenate([np.log(np.maximum(size0, 1e-3)), offset0]).astype(np.float64)
-    theta0 = theta.copy()
-    lam = 1e-2
 
     def residuals(t: np.ndarray) -> np.ndarray:
         box, ok = views.project(shape, np.exp(t[:3]), t[3:])
@@ -112,25 +115,36 @@ def fit_box(views: Views, shape: np.ndarray, size0: np.ndarray, offset0: np.ndar
         r[~ok] = 0.0
         return r.ravel()
 
+    theta, r = gauss_newton(residuals, theta, iterations, math.log(4.0), prior)
+    return np.exp(theta[:3]), theta[3:], float(np.median(np.abs(r))) if len(r) else 0.0
+
+
+def gauss_newton(residuals, theta: np.ndarray, iterations: int, max_log_size: float,
+                 prior: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Robust (Huber) Levenberg-Marquardt on ``residuals(theta)`` whose first three entries
+    are log sizes (clipped to [log 5 mm, ``max_log_size``]); ``prior`` pulls towards the
+    start. Returns (theta, residuals)."""
+    theta0 = theta.copy()
+    lam = 1e-2
+    n = len(theta)
     r = residuals(theta)
     for _ in range(iterations):
         w = np.where(np.abs(r) <= HUBER, 1.0, HUBER / np.maximum(np.abs(r), 1e-9))
-        jac = np.empty((len(r), 6))
-        for j in range(6):
-            step = 1e-4 if j < 3 else 1e-4
+        jac = np.empty((len(r), n))
+        for j in range(n):
             t = theta.copy()
-            t[j] += step
-            jac[:, j] = (residuals(t) - r) / step
-        a = jac.T @ (jac * w[:, None]) + lam * np.eye(6) + prior * np.eye(6)
+            t[j] += 1e-4
+            jac[:, j] = (residuals(t) - r) / 1e-4
+        a = jac.T @ (jac * w[:, None]) + lam * np.eye(n) + prior * np.eye(n)
         g = jac.T @ (w * r) + prior * (theta - theta0)
         candidate = theta - np.linalg.solve(a, g)
-        candidate[:3] = np.clip(candidate[:3], math.log(0.005), math.log(4.0))
+        candidate[:3] = np.clip(candidate[:3], math.log(0.005), max_log_size)
         r_new = residuals(candidate)
         if _huber(r_new) + prior * np.sum((candidate - theta0) ** 2) <= _huber(r) + prior * np.sum((theta - theta0) ** 2):
             theta, r, lam = candidate, r_new, max(lam / 3, 1e-6)
         else:
             lam *= 5
-    return np.exp(theta[:3]), theta[3:], float(np.median(np.abs(r))) if len(r) else 0.0
+    return theta, r
 
 
 def _huber(r: np.ndarray) -> float:

@@ -8,8 +8,9 @@ in ``--observations``), check the camera (field of view from where small objects
 across the image, AI2-THOR's height against objects lying on the floor), then fit, for every
 movable object type and for every asset (ALFRED's objectName) seen often enough, the full
 extents of its shape and the offset of its box centre from AI2-THOR's pivot, to the
-recorded 2-D boxes of the objects still at their recorded poses, and every fixed object
-(per floor plan) seen often enough (``fixedfit``). Deterministic.
+recorded 2-D boxes of the objects still at their recorded poses, how a sliced object's pieces
+are laid out (``slicefit``), and every fixed object (per floor plan) seen often enough
+(``fixedfit``). Deterministic.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 from simulator.calibration.boxfit import Views, fit_box, shape_points
 from simulator.calibration.basins import deepen_basins, fit_basins
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
+from simulator.calibration.slicefit import fit_slices
 from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, type_tops
 
 FIELD_OF_VIEW_GRID = tuple(np.round(np.arange(50.0, 90.01, 0.5), 2))
@@ -157,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     camera["floor_check"] = floor_check(observations, camera["field_of_view"])
     print(f"camera: {json.dumps(camera)}", file=sys.stderr)
     types, assets = fit_movables(observations, camera["field_of_view"])
+    slices = fit_slices(observations, types, CAMERA_HEIGHT, camera["field_of_view"])
+    print(f"slices: {json.dumps(slices)}", file=sys.stderr)
     fixed = fit_fixed(observations, camera["field_of_view"], CAMERA_HEIGHT)
     from simulator.alfred.trajectories import load_trajectories
 
@@ -181,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         "assets": assets,
         "fixed": fixed,
         "surface_tops": surface_tops,
+        "slices": slices,
     }
     out = Path(args.out)
     out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")

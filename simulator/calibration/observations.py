@@ -45,6 +45,9 @@ class Observation:
     pixels: int
     centroid: tuple[float, float]  # x, y pixels
     on_border: tuple[bool, bool, bool, bool]  # the mask touches the left, top, right, bottom edge
+    # a sliced piece (always ``moved``): was the whole object picked up before it was cut?
+    # (its ``pivot`` and ``rotation`` are the whole object's recorded ones)
+    whole_moved: bool = False
 
 
 def id_position(object_id: str) -> tuple[float, float, float]:
@@ -97,7 +100,10 @@ def observations(trajectories: Iterable[Any], masks: MaskIndex, progress: Any = 
 def _observation(trajectory, i, rec, obj, sim, poses, start, touched) -> Observation:
     mask = rec.mask(FRAME)
     rows, cols = np.nonzero(mask)
-    name, rotation = poses.get(obj.object_id, (None, (0.0, 0.0, 0.0)))
+    whole = piece_whole(obj.object_id)
+    name, rotation = poses.get(whole or obj.object_id, (None, (0.0, 0.0, 0.0)))
+    if whole is not None:
+        name = None
     moved = obj.object_id in touched or start.get(obj.object_id) != obj.position
     agent = sim.world.agents[FOLLOWER]
     return Observation(
@@ -107,7 +113,15 @@ def _observation(trajectory, i, rec, obj, sim, poses, start, touched) -> Observa
         camera=agent.pose(), bbox=rec.bbox, point=rec.point, pixels=int(len(rows)),
         centroid=(float(cols.mean()), float(rows.mean())) if len(rows) else (-1.0, -1.0),
         on_border=(bool(mask[:, 0].any()), bool(mask[0].any()), bool(mask[:, -1].any()), bool(mask[-1].any())),
+        whole_moved=whole is not None and (whole in touched or obj.object_id in touched),
     )
+
+
+def piece_whole(object_id: str) -> str | None:
+    """The whole object's id of a sliced piece ('Apple|x|y|z|AppleSliced_2' -> 'Apple|x|y|z'),
+    else None."""
+    parts = object_id.split("|")
+    return "|".join(parts[:4]) if len(parts) > 4 else None
 
 
 def write_observations(path: Path, items: Iterable[Observation]) -> int:

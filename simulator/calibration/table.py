@@ -67,6 +67,16 @@ def fixed_levels(floor_plan: str, object_id: str) -> tuple[float, ...]:
     return tuple(float(v) for v in entry.get("levels", ()))
 
 
+def slice_layout(piece_type: str) -> tuple[Vec3, Vec3, Vec3] | None:
+    """(full extents, first piece's centre offset, step between pieces) of a piece type in
+    the whole object's frame, relative to its pivot (``simulator.calibration.slicefit``);
+    None if not fitted."""
+    entry = _table().get("slices", {}).get(piece_type)
+    if entry is None:
+        return None
+    return tuple(entry["size"]), tuple(entry["start"]), tuple(entry["step"])  # type: ignore[return-value]
+
+
 @lru_cache(maxsize=4096)
 def rotation_matrix(rotation: Vec3) -> np.ndarray:
     from simulator.render.rotation import euler_matrix

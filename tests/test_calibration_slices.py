@@ -1,0 +1,59 @@
+"""Sliced pieces: their row fitted from recorded boxes, and laid out by the slicing rule."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sim_helpers import COUNTER, go_to, kitchen, obj
+
+from simulator.calibration.boxfit import Views, shape_points
+from simulator.calibration.slicefit import fit_slices
+from simulator.calibration.table import object_box, rotation_matrix, slice_layout
+from simulator.sim import FOLLOWER
+
+
+def test_the_row_of_pieces_is_recovered_from_their_projections():
+    rng = np.random.default_rng(1)
+    n = 60
+    pivots = np.column_stack([rng.uniform(-0.3, 0.3, n), rng.uniform(0.85, 0.95, n), rng.uniform(0.7, 1.1, n)])
+    cameras = np.column_stack([np.zeros(n), np.zeros(n), np.zeros(n), rng.choice([30.0, 45.0, 60.0], n)])
+    rotations = np.column_stack([np.zeros(n), rng.uniform(0, 360, n), np.zeros(n)])
+    index = rng.integers(1, 8, n).astype(float)
+    size, start, step_ = np.array([0.12, 0.07, 0.015]), np.array([0.0, 0.0, -0.04]), np.array([0.0, 0.0, 0.011])
+    views = Views(cameras, pivots, rotations, np.zeros((n, 4)), 1.576, 60.0)
+    boxes, ok = views.project(shape_points("TomatoSliced"), size, start + index[:, None] * step_)
+    assert ok.all()
+    observations = [
+        {"target_id": f"Tomato|+00.00|+00.90|+01.00|TomatoSliced_{int(k)}", "object_type": "TomatoSliced",
+         "action": "PickupObject", "whole_moved": False, "on_border": [False] * 4, "camera": list(c),
+         "pivot": list(p), "rotation": list(r), "bbox": list(np.floor(b[:2])) + list(np.ceil(b[2:]) - 1)}
+        for k, c, p, r, b in zip(index, cameras, pivots, rotations, boxes, strict=True)
+    ]
+    whole = {"Tomato": {"size": [0.11, 0.08, 0.11], "offset": [0.0, 0.0, 0.0]}}
+    fitted = fit_slices(observations, whole, 1.576, 60.0)["TomatoSliced"]
+    assert fitted["views"] == n
+    assert np.array(fitted["step"]) == pytest.approx(step_, abs=3e-3)
+    assert np.array(fitted["size"])[[0, 1]] == pytest.approx(size[[0, 1]], rel=0.15)
+
+
+def test_pieces_lie_in_a_row_along_the_whole_objects_own_axis():
+    layout = slice_layout("AppleSliced")
+    whole = object_box("Apple")
+    if layout is None or whole is None:
+        pytest.skip("no fitted slice layout in calibration.json")
+    sim = kitchen()
+    knife, apple = obj(sim, "Knife"), obj(sim, "Apple")
+    apple.rotation = (0.0, 90.0, 0.0)
+    apple_id = apple.object_id
+    pivot = np.array(apple.position) - rotation_matrix(apple.rotation) @ np.array(whole[1])
+    go_to(sim, COUNTER)
+    assert sim.step(FOLLOWER, "PickupObject", objectId=knife.object_id).success
+    assert sim.step(FOLLOWER, "SliceObject", objectId=apple_id).success
+    pieces = [sim.world.objects[f"{apple_id}|AppleSliced_{k}"] for k in range(8)]
+    r = rotation_matrix((0.0, 90.0, 0.0))
+    for k, piece in enumerate(pieces):
+        low, high = np.array(whole[1]) - np.array(whole[0]) / 2, np.array(whole[1]) + np.array(whole[0]) / 2
+        expected = pivot + r @ np.clip(np.array(layout[1]) + k * np.array(layout[2]), low, high)
+        assert np.array(piece.position) == pytest.approx(expected, abs=1e-3)
+        assert piece.rotation == (0.0, 90.0, 0.0) and piece.extent == pytest.approx(layout[0])
+    assert np.array(pieces[1].size) == pytest.approx(np.abs(r) @ np.array(layout[0]), abs=1e-4)
