@@ -99,10 +99,13 @@ def test_find_and_reach_episodes_run_with_oracle_seg():
     if not available():
         pytest.skip("no headless OpenGL (EGL) context")
     sim = Simulator(argparse.Namespace(render="egl", width=300, height=300))
-    result = benchmark(sim, 4, "oracle-seg")
+    rows: list[dict] = []
+    result = benchmark(sim, 4, "oracle-seg", per_episode=rows)
     sim.close()
     assert set(result) >= {"episodes", "perception", "success_rate", "spl", "uniform_success_rate", "uniform_spl"}
     assert result["episodes"] == 4 and result["success_rate"] >= 0.5 and 0 < result["spl"] <= result["success_rate"]
+    assert [r["prior"] for r in rows] == ["learned"] * 4 + ["uniform"] * 4  # --per-episode: one row each
+    assert sum(r["spl"] for r in rows[:4]) / 4 == pytest.approx(result["spl"], abs=1e-3)
 
 
 def test_look_around_turns_only_to_where_the_map_is_unknown():
