@@ -14,7 +14,7 @@ from agent.pairing import build_agents
 from agent.runner import run_episode
 from agent.settings import load_config
 from contracts.agents import OracleModule
-from contracts.belief import Belief
+from contracts.belief import Belief, ObjectMemory
 from contracts.mapping import Mapper
 from contracts.observation import FollowerBriefing
 from contracts.planning import Plan, Planner
@@ -75,7 +75,7 @@ class VandalMap(OracleModule, Mapper):
     def update(self, observation, detections, outcome=None, hints=()) -> Belief:
         agent = self.oracle.world.agents[1]
         agent.x += 0.25
-        return Belief(None, None, observation.pose)
+        return Belief(None, ObjectMemory(), observation.pose)
 
     def navigator(self):
         return None  # never used: the vandal fails the episode first
