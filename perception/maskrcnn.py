@@ -22,9 +22,9 @@ from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection, Perception
 from contracts.registry import perception
 from perception.maskrcnn_model import (
-    MODEL_FLOOR,
     DEFAULT_WEIGHTS,
     MAKE_WEIGHTS,
+    MODEL_FLOOR,
     WeightsError,
     build_model,
     load_weights,

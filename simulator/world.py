@@ -21,8 +21,8 @@ from simulator.geometry import (
     heading_vector,
 )
 from simulator.objects import SimObject, encloses
-from simulator.sight import Sight
 from simulator.scenes import Scene, to_cell
+from simulator.sight import Sight
 
 AGENT_Y = 0.9009992  # AI2-THOR's agent position y in iTHOR scenes (ALFRED's TeleportFull y)
 

@@ -64,3 +64,18 @@ def place(sim: Simulator, object_id: str, receptacle_id: str) -> None:
 
 def meta(sim: Simulator, object_id: str) -> dict:
     return next(o for o in sim.metadata()["objects"] if o["objectId"] == object_id)
+
+
+def random_views(seed: int, n: int, heights: tuple[float, float]):
+    """``n`` random views of objects on a table in front of a camera at the origin (pitch
+    30-60 degrees, any yaw of the object): the pivots, cameras, rotations and the
+    calibration's ``Views`` of them (boxes still empty)."""
+    import numpy as np
+
+    from simulator.calibration.boxfit import Views
+
+    rng = np.random.default_rng(seed)
+    pivots = np.column_stack([rng.uniform(-0.3, 0.3, n), rng.uniform(*heights, n), rng.uniform(0.7, 1.1, n)])
+    cameras = np.column_stack([np.zeros(n), np.zeros(n), np.zeros(n), rng.choice([30.0, 45.0, 60.0], n)])
+    rotations = np.column_stack([np.zeros(n), rng.uniform(0, 360, n), np.zeros(n)])
+    return rng, pivots, cameras, rotations, Views(cameras, pivots, rotations, np.zeros((n, 4)), 1.576, 60.0)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sim_helpers import random_views
 
-from simulator.calibration.boxfit import Views, fit_box, shape_points
+from simulator.calibration.boxfit import fit_box, shape_points
 from simulator.calibration.table import field_of_view, object_box, placed_box
 from simulator.render.rotation import euler_matrix
 
@@ -18,14 +19,9 @@ def test_euler_angles_follow_unity():
 
 
 def test_fit_recovers_a_known_box_from_its_projections():
-    rng = np.random.default_rng(0)
-    n = 40
-    pivots = np.column_stack([rng.uniform(-0.3, 0.3, n), rng.uniform(0.8, 1.0, n), rng.uniform(0.7, 1.1, n)])
-    cameras = np.column_stack([np.zeros(n), np.zeros(n), np.zeros(n), rng.choice([30.0, 45.0, 60.0], n)])
-    rotations = np.column_stack([np.zeros(n), rng.uniform(0, 360, n), np.zeros(n)])
+    _, _, _, _, views = random_views(0, 40, (0.8, 1.0))
     shape = shape_points("Mug")
     truth_size, truth_offset = np.array([0.12, 0.1, 0.09]), np.array([0.0, 0.05, 0.0])
-    views = Views(cameras, pivots, rotations, np.zeros((n, 4)), 1.576, 60.0)
     boxes, ok = views.project(shape, truth_size, truth_offset)
     assert ok.all()
     views.boxes = boxes

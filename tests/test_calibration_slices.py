@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sim_helpers import COUNTER, go_to, kitchen, obj
+from sim_helpers import COUNTER, go_to, kitchen, obj, random_views
 
-from simulator.calibration.boxfit import Views, shape_points
+from simulator.calibration.boxfit import shape_points
 from simulator.calibration.slicefit import fit_slices
 from simulator.calibration.table import object_box, rotation_matrix, slice_layout
 from simulator.sim import FOLLOWER
 
 
 def test_the_row_of_pieces_is_recovered_from_their_projections():
-    rng = np.random.default_rng(1)
     n = 60
-    pivots = np.column_stack([rng.uniform(-0.3, 0.3, n), rng.uniform(0.85, 0.95, n), rng.uniform(0.7, 1.1, n)])
-    cameras = np.column_stack([np.zeros(n), np.zeros(n), np.zeros(n), rng.choice([30.0, 45.0, 60.0], n)])
-    rotations = np.column_stack([np.zeros(n), rng.uniform(0, 360, n), np.zeros(n)])
+    rng, pivots, cameras, rotations, views = random_views(1, n, (0.85, 0.95))
     index = rng.integers(1, 8, n).astype(float)
     size, start, step_ = np.array([0.12, 0.07, 0.015]), np.array([0.0, 0.0, -0.04]), np.array([0.0, 0.0, 0.011])
-    views = Views(cameras, pivots, rotations, np.zeros((n, 4)), 1.576, 60.0)
     boxes, ok = views.project(shape_points("TomatoSliced"), size, start + index[:, None] * step_)
     assert ok.all()
     observations = [

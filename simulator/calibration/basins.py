@@ -17,7 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.calibration.fixedfit import MAX_SHIFT, MIN_INSTANCE_VIEWS, _rays, builder_boxes, fixed_views
+from simulator.calibration.fixedfit import (
+    MAX_SHIFT,
+    MIN_INSTANCE_VIEWS,
+    _rays,
+    builder_boxes,
+    fixed_views,
+)
 from simulator.calibration.observations import id_position
 from simulator.calibration.supports import LEVEL_QUANTILE, within
 

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from simulator.calibration.boxfit import Views, fit_box, shape_points
 from simulator.calibration.basins import deepen_basins, fit_basins
+from simulator.calibration.boxfit import Views, fit_box, shape_points
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
 from simulator.calibration.slicefit import fit_slices
 from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, type_tops
