@@ -120,10 +120,16 @@ class ObjectMemory:
         near = [(np.hypot(i.position[0] - position[0], i.position[2] - position[2]), i)
                 for i in self.of_type(object_type)]
         near = [(d, i) for d, i in near if d <= match_radius]
-        if not near:
+        instance = min(near, key=lambda pair: pair[0])[1] if near else None
+        return self.fuse(instance, object_type, position, extent, score, step)
+
+    def fuse(self, instance: ObjectInstance | None, object_type: str, position: tuple[float, float, float],
+             extent: tuple[float, float, float], score: float, step: int) -> ObjectInstance:
+        """Fold one sighting into ``instance`` (position averaged by sightings, extents
+        grown, confidence raised towards 1), or with None make a new instance of it."""
+        if instance is None:
             return self.add(object_type, position, extent=tuple(extent), confidence=float(score),
                             last_seen=step, times_seen=1)
-        _, instance = min(near, key=lambda pair: pair[0])
         n = instance.times_seen
         instance.position = tuple((np.array(instance.position) * n + np.array(position)) / (n + 1))
         instance.extent = tuple(np.maximum(instance.extent, extent))

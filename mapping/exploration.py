@@ -38,7 +38,6 @@ from mapping.search_prior import likelihood, receptacle_types
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # opened to look inside
 RIGHT, LEFT = "Turn Right", "Turn Left"
 STEP_SCALE = 8.0  # actions: with the navigator's costs a target's worth is divided by 1 + actions / this
-TURN_TO_SEEN = True  # three turns one way: first towards the side whose view is more known already (else the more unknown)
 
 
 class FrontierPriorSearcher(Searcher):
@@ -116,10 +115,7 @@ class FrontierPriorSearcher(Searcher):
             return [LEFT, LEFT]
         if not wanted:
             return []
-        if TURN_TO_SEEN:
-            first = RIGHT if share[90] <= share[270] else LEFT
-        else:
-            first = RIGHT if share[90] >= share[270] else LEFT
+        first = RIGHT if share[90] <= share[270] else LEFT  # towards the side already more known
         return [first] * 3
 
     def _frontiers(self, belief: Belief) -> list[tuple[float, tuple[float, float], SearchTarget]]:

@@ -56,8 +56,6 @@ MARGIN_COST = 2.0  # extra steps of a goal pose outside the reach margin
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
 WINDOW_MARGIN = 1.5  # metres of map around the explored area, the Follower and the goal
-UNSEEN_UNREACHABLE = True  # an instance not seen from MAX_MISSES of its goal poses is unreachable (else: arrived)
-RANK_BY_ACTIONS = True  # the searcher ranks its targets by the actions to reach them (else by distance)
 FORWARD, LEFT, RIGHT, UP, DOWN = "Forward", "Turn Left", "Turn Right", "Look Up", "Look Down"
 
 
@@ -68,7 +66,7 @@ class GridNavigator(Navigator):
         self.clearance = clearance
         self.reach_margin = reach_margin  # prefer poses this much inside the reach (remembered extents are uncertain)
         self.searcher = searcher or FrontierPriorSearcher()
-        if RANK_BY_ACTIONS and hasattr(self.searcher, "cost_of"):
+        if hasattr(self.searcher, "cost_of"):
             self.searcher.cost_of = self.goal_costs  # rank search targets by the actions to reach them
         self.blocked: set[tuple[int, int]] = set()  # lattice points a forward move failed into
         self.visited: set[tuple[int, int]] = set()  # lattice points the Follower stood on
@@ -81,8 +79,7 @@ class GridNavigator(Navigator):
 
     def step(self, observation: Observation, belief: Belief, goal: NavigationGoal) -> NavigationStep:
         pose = belief.pose
-        here = (round(pose.x / STEP), round(pose.z / STEP))
-        heading = int(round(pose.heading / 90)) % 4
+        here, heading = _lattice_pose(pose)
         if observation.last_action == FORWARD and not observation.last_action_success:
             dx, dz = AHEAD[heading]
             self.blocked.add((here[0] + dx, here[1] + dz))
@@ -100,7 +97,7 @@ class GridNavigator(Navigator):
             target = goal.point
         soft = instance is not None and len(self.blocked) < MAX_BLOCKED  # cross map obstacles to reach what was seen
         lattice = Lattice(belief.grid, self.clearance, here, self.blocked, self.visited,
-                          _window(belief, here, target), soft)
+                          _window(belief, here, [target] if target is not None else []), soft)
         for _ in range(MAX_MISSES + 1):
             if instance is not None:
                 goals, horizons = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon)
@@ -126,9 +123,7 @@ class GridNavigator(Navigator):
             if self.in_view is None:
                 return NavigationStep(NavigationState.ARRIVED)
             if len(misses) >= MAX_MISSES:
-                if UNSEEN_UNREACHABLE:
-                    return NavigationStep(NavigationState.UNREACHABLE, reason=f"not seen from {len(misses)} poses")
-                return NavigationStep(NavigationState.ARRIVED)
+                return NavigationStep(NavigationState.UNREACHABLE, reason=f"not seen from {len(misses)} poses")
             misses.add((*here, heading))  # here and looking, yet not seen within reach: try another pose
         return NavigationStep(NavigationState.ARRIVED)
 
@@ -137,27 +132,17 @@ class GridNavigator(Navigator):
         one Dijkstra over the lattice as ``step`` builds it (inf: no pose on the map); what
         the searcher ranks its candidates by."""
         pose = belief.pose
-        here = (round(pose.x / STEP), round(pose.z / STEP))
-        heading = int(round(pose.heading / 90)) % 4
-        points = []
-        for goal in goals:
-            instance = belief.memory.instances.get(goal.instance) if goal.instance is not None else None
-            points.append((instance.position[0], instance.position[2]) if instance is not None else goal.point)
-        xs = [p[0] for p in points if p is not None] or [None]
-        zs = [p[1] for p in points if p is not None] or [None]
-        window = _window(belief, here, None)
-        if xs[0] is not None:
-            window = (min(window[0], min(xs) - WINDOW_MARGIN), max(window[1], max(xs) + WINDOW_MARGIN),
-                      min(window[2], min(zs) - WINDOW_MARGIN), max(window[3], max(zs) + WINDOW_MARGIN))
-        lattice = Lattice(belief.grid, self.clearance, here, self.blocked, self.visited, window,
-                          len(self.blocked) < MAX_BLOCKED)
+        here, heading = _lattice_pose(pose)
+        instances = [belief.memory.instances.get(g.instance) if g.instance is not None else None for g in goals]
+        points = [(i.position[0], i.position[2]) if i is not None else g.point for g, i in zip(goals, instances, strict=True)]
+        lattice = Lattice(belief.grid, self.clearance, here, self.blocked, self.visited,
+                          _window(belief, here, [p for p in points if p is not None]), len(self.blocked) < MAX_BLOCKED)
         found = lattice.costs(here, heading)
         if found is None:
             return [math.inf] * len(goals)
         distance = found[0]
         out = []
-        for goal, point in zip(goals, points, strict=True):
-            instance = belief.memory.instances.get(goal.instance) if goal.instance is not None else None
+        for goal, instance, point in zip(goals, instances, points, strict=True):
             if instance is not None:
                 costs, _ = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon)
             elif point is not None:
@@ -195,9 +180,14 @@ class GridNavigator(Navigator):
         return goals, np.repeat(wanted[..., None], 4, axis=2)
 
 
-def _window(belief: Belief, here: tuple[int, int], target: tuple[float, float] | None) -> tuple[float, float, float, float]:
-    """(xmin, xmax, zmin, zmax): the explored part of the map, the Follower and the target,
-    plus WINDOW_MARGIN."""
+def _lattice_pose(pose) -> tuple[tuple[int, int], int]:
+    """The lattice point and heading index (0-3) of an odometry pose."""
+    return (round(pose.x / STEP), round(pose.z / STEP)), int(round(pose.heading / 90)) % 4
+
+
+def _window(belief: Belief, here: tuple[int, int], targets: list[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """(xmin, xmax, zmin, zmax): the explored part of the map, the Follower and the
+    targets, plus WINDOW_MARGIN."""
     grid = belief.grid
     rows = np.flatnonzero(grid.explored.any(axis=1))
     cols = np.flatnonzero(grid.explored.any(axis=0))
@@ -206,9 +196,8 @@ def _window(belief: Belief, here: tuple[int, int], target: tuple[float, float] |
         (x0, z0), res = grid.origin, grid.resolution
         xs += [x0 + cols[0] * res, x0 + (cols[-1] + 1) * res]
         zs += [z0 + rows[0] * res, z0 + (rows[-1] + 1) * res]
-    if target is not None:
-        xs.append(target[0])
-        zs.append(target[1])
+    xs += [t[0] for t in targets]
+    zs += [t[1] for t in targets]
     m = WINDOW_MARGIN
     return min(xs) - m, max(xs) + m, min(zs) - m, max(zs) + m
 

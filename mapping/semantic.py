@@ -209,9 +209,9 @@ def observe_box(memory: ObjectMemory, object_type: str, position: tuple[float, f
                 extent: tuple[float, float, float], score: float, step: int) -> ObjectInstance:
     """Fuse a sighting of a drawer, cabinet or shelf: the nearest instance of the type
     (3-D) whose box, grown by ``BOX_MARGIN``, holds the sighting's centre, or whose centre
-    the sighting's box holds, absorbs it as ``ObjectMemory.observe`` does; else a new
-    instance. (A horizontal radius merges a column of drawers into one, and the drawers
-    below the opened one are never searched.)"""
+    the sighting's box holds, absorbs it (``ObjectMemory.fuse``); else a new instance. (A
+    horizontal radius merges a column of drawers into one, and the drawers below the
+    opened one are never searched.)"""
     here, half = np.asarray(position), np.asarray(extent) / 2
     best, best_distance = None, np.inf
     for instance in memory.of_type(object_type):
@@ -220,12 +220,4 @@ def observe_box(memory: ObjectMemory, object_type: str, position: tuple[float, f
             distance = float(np.linalg.norm(gap))
             if distance < best_distance:
                 best, best_distance = instance, distance
-    if best is None:
-        return memory.add(object_type, position, extent=tuple(extent), confidence=float(score),
-                          last_seen=step, times_seen=1)
-    n = best.times_seen
-    best.position = tuple((np.array(best.position) * n + here) / (n + 1))
-    best.extent = tuple(np.maximum(best.extent, extent))
-    best.confidence = 1 - (1 - best.confidence) * (1 - float(score))
-    best.last_seen, best.times_seen = step, n + 1
-    return best
+    return memory.fuse(best, object_type, position, extent, score, step)

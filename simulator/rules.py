@@ -164,19 +164,22 @@ def slice_object(world: World, target: SimObject) -> list[str]:
     sx, sy, sz = target.size
     world.remove(target.object_id)
     new_ids = []
-    layout = _fitted_layout(target, piece_type)
+    fitted = _fitted_layout(target, piece_type)
     for k in range(count):
-        offset = (k - (count - 1) / 2) * (sx / max(count, 1))
-        position, size = (x + offset, y, z), (max(sx / count, 0.02), sy, sz) if count > 1 else (sx, sy / 2, sz)
-        if layout is not None:
-            position, size = layout(k)
+        if fitted is not None:
+            place, extent = fitted
+            (position, size), rotation = place(k), target.rotation
+        else:  # our own row across the whole object's x extent
+            offset = (k - (count - 1) / 2) * (sx / max(count, 1))
+            position, size = (x + offset, y, z), (max(sx / count, 0.02), sy, sz) if count > 1 else (sx, sy / 2, sz)
+            rotation, extent = (0.0, 0.0, 0.0), None
         piece = SimObject(
             object_id=f"{base_id}|{piece_type}_{k}",
             object_type=piece_type,
             position=position,
             size=size,
-            rotation=target.rotation if layout is not None else (0.0, 0.0, 0.0),
-            extent=_piece_extent(piece_type) if layout is not None else None,
+            rotation=rotation,
+            extent=extent,
             is_cooked=target.is_cooked,
             simbot_is_cooked=target.simbot_is_cooked,
             temperature=target.temperature,
@@ -191,17 +194,11 @@ def slice_object(world: World, target: SimObject) -> list[str]:
     return new_ids
 
 
-def _piece_extent(piece_type: str):
-    from simulator.calibration.table import slice_layout
-
-    layout = slice_layout(piece_type)
-    return None if layout is None else tuple(float(v) for v in layout[0])
-
-
 def _fitted_layout(target: SimObject, piece_type: str):
-    """Piece k's (box centre, axis-aligned extents) as AI2-THOR lays pieces out: in a row
-    along the whole object's own axis from its pivot (fitted to the train masks,
-    ``simulator.calibration.slicefit``); None where nothing was fitted (our own row)."""
+    """(place, extents): ``place(k)`` is piece k's (box centre, axis-aligned size) as
+    AI2-THOR lays pieces out, in a row along the whole object's own axis from its pivot
+    (fitted to the train masks, ``simulator.calibration.slicefit``), and ``extents`` the
+    pieces' full extents in that frame; None where nothing was fitted (our own row)."""
     import numpy as np
 
     from simulator.calibration.table import object_box, rotation_matrix, slice_layout
@@ -212,12 +209,12 @@ def _fitted_layout(target: SimObject, piece_type: str):
     (extent, start, step), r = layout, rotation_matrix(tuple(float(v) for v in target.rotation))
     pivot = np.asarray(target.position) - r @ np.asarray(whole[1])
     aabb = tuple(round(float(v), 5) for v in np.abs(r) @ np.asarray(extent))
-
-    half = np.asarray(whole[0]) / 2 + np.asarray(whole[1])  # pieces beyond AI2-THOR's count pile
-    low = np.asarray(whole[1]) - np.asarray(whole[0]) / 2  # up at the whole object's ends
+    # pieces beyond AI2-THOR's count pile up at the whole object's ends
+    low = np.asarray(whole[1]) - np.asarray(whole[0]) / 2
+    high = np.asarray(whole[1]) + np.asarray(whole[0]) / 2
 
     def place(k: int):
-        centre = pivot + r @ np.clip(np.asarray(start) + k * np.asarray(step), low, half)
+        centre = pivot + r @ np.clip(np.asarray(start) + k * np.asarray(step), low, high)
         return tuple(round(float(v), 5) for v in centre), aabb
 
-    return place
+    return place, tuple(float(v) for v in extent)

@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from simulator.calibration.boxfit import Views, gauss_newton, shape_points
+from simulator.calibration.observations import piece_whole
 
 MIN_VIEWS = 20
 ITERATIONS = 30
@@ -49,7 +50,7 @@ def fit_slices(observations: list[dict], whole_sizes: dict[str, dict], height: f
     pieces as thick as the whole divided by the largest index seen, along its longest side)."""
     groups: dict[str, list[dict]] = {}
     for o in observations:
-        if len(o["target_id"].split("|")) != 5:  # not a piece
+        if piece_whole(o["target_id"]) is None:  # not a piece
             continue
         if o.get("whole_moved", True) or o["action"] != "PickupObject" or any(o["on_border"]):
             continue
