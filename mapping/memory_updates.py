@@ -112,6 +112,11 @@ def believed_container(memory: ObjectMemory, instance: ObjectInstance) -> str | 
     return best
 
 
+def rests_on(instance: ObjectInstance, receptacle: ObjectInstance, margin: float = 0.15) -> bool:
+    """Is the instance's centre over the receptacle's horizontal extent (plus ``margin``)?"""
+    return all(abs(instance.position[i] - receptacle.position[i]) <= receptacle.extent[i] / 2 + margin for i in (0, 2))
+
+
 class HintBook:
     """Dialogue location hints, believed once their place is in memory."""
 

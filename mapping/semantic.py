@@ -33,7 +33,7 @@ from contracts.perception import Detection
 from contracts.planning import ActionOutcome
 from contracts.registry import mapper
 from mapping.exploration import FrontierPriorSearcher
-from mapping.memory_updates import HintBook, apply_outcome, believed_container
+from mapping.memory_updates import HintBook, apply_outcome, believed_container, rests_on
 from mapping.navigation import GridNavigator
 
 STACKED = ("Drawer", "Cabinet", "Shelf")  # stand in rows and columns: fused by box (3-D), not by a horizontal radius
@@ -80,6 +80,7 @@ class SemanticMapper(Mapper):
         self._layers = np.zeros((0, cells, cells), dtype=np.float32)
         self.memory = ObjectMemory()
         self.hints = HintBook()
+        self.placed: dict[str, str] = {}  # what the Follower put down itself -> where it put it
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
         searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
@@ -93,7 +94,9 @@ class SemanticMapper(Mapper):
                outcome: ActionOutcome | None = None, hints: Sequence[LocationHint] = ()) -> Belief:
         self.step += 1
         if outcome is not None:
+            held = self.memory.held
             apply_outcome(self.memory, outcome)
+            self._remember_placement(held)
         if observation.depth is not None:
             p = self.params
             depth = np.where(observation.depth <= p.max_detection_depth, observation.depth, 0.0)
@@ -180,10 +183,26 @@ class SemanticMapper(Mapper):
             instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
                                            p.match_radius)
         if instance.key != self.memory.held:
-            instance.container = believed_container(self.memory, instance)
+            instance.container = self._container(instance)
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
         distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
+
+    def _remember_placement(self, held: str | None) -> None:
+        """After the Follower's own action: what it put down is believed where it put it."""
+        if self.memory.held is not None:
+            self.placed.pop(self.memory.held, None)
+        elif held in self.memory.instances and self.memory.instances[held].container is not None:
+            self.placed[held] = self.memory.instances[held].container
+
+    def _container(self, instance: ObjectInstance) -> str | None:
+        """Where the Follower put it while it is seen there (geometry would put a pot on the
+        burner's counter: a burner is smaller than the pot), else from geometry."""
+        receptacle = self.memory.instances.get(self.placed.get(instance.key, ""))
+        if receptacle is not None and rests_on(instance, receptacle):
+            return receptacle.key
+        self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
+        return believed_container(self.memory, instance)
 
     def sees(self, object_type: str, reach: float) -> list[str]:
         """Keys of the instances of a type in the current frame within ``reach`` of the camera."""

@@ -183,3 +183,20 @@ def test_a_column_of_drawers_stays_apart_and_a_partial_view_joins_its_drawer():
     assert len(memory.of_type("Drawer")) == 3 and again.times_seen == 2 and abs(again.position[1] - 0.34) < 0.02
     observe_box(memory, "Drawer", (1.5, 0.33, 2.0), (0.45, 0.14, 0.05), 1.0, 3)  # the next column
     assert len(memory.of_type("Drawer")) == 4
+
+
+def test_what_the_follower_put_down_stays_where_it_put_it_while_it_rests_there():
+    m = mapper()
+    m.memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.1, 0.6), times_seen=1)
+    m.memory.add("StoveBurner", (0.5, 0.92, 1.0), extent=(0.2, 0.02, 0.2), times_seen=1)
+    pot = m.memory.add("Pot", (0.0, 0.0, 0.0), extent=(0.3, 0.15, 0.3), times_seen=1)
+    m.memory.held = pot.key
+    put = ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, pot.key, "StoveBurner#1"), True)
+    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], put)
+    pot.position = (0.52, 1.0, 1.02)  # seen again on the burner
+    assert believed_container(m.memory, pot) == "CounterTop#1"  # geometry alone: the burner is smaller than the pot
+    assert m._container(pot) == "StoveBurner#1"
+    pot.position = (-0.6, 1.0, 1.0)  # it landed elsewhere (or was moved): geometry again, for good
+    assert m._container(pot) == "CounterTop#1"
+    pot.position = (0.52, 1.0, 1.02)
+    assert m._container(pot) == "CounterTop#1"
