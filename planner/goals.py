@@ -39,6 +39,9 @@ class CompiledGoal:
     needs: set[str] = field(default_factory=set)  # capabilities: slice, clean, water, heat, cook, ...
 
 
+TRUE = "(and)"  # the empty goal: it holds
+
+
 def lit(*fact: str) -> str:
     return "(" + " ".join(fact) + ")"
 
@@ -118,10 +121,16 @@ class Binder:
         return found
 
 
-def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_index: int = 0) -> CompiledGoal:
-    """The PDDL goal for ``goal`` (its task, else its subgoal number ``subgoal_index``)."""
+def has_task(goal: Goal) -> bool:
+    return goal.task is not None and bool(goal.task.teach_task or goal.task.task_type)
+
+
+def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_index: int = 0,
+                 use_task: bool = True) -> CompiledGoal:
+    """The PDDL goal for ``goal``: its task (unless ``use_task`` is false), else its
+    subgoal number ``subgoal_index``."""
     binder = Binder(state, history, dict(getattr(goal, "preferred", ())))
-    if goal.task is not None and (goal.task.teach_task or goal.task.task_type):
+    if use_task and has_task(goal):
         parts = _teach(goal.task, binder) if goal.task.teach_task else _alfred(goal.task, binder)
     elif subgoal_index < len(goal.subgoals):
         parts = _subgoal(goal.subgoals[subgoal_index], binder)
@@ -129,6 +138,11 @@ def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_ind
         raise GoalError("no goal: neither a task nor a subgoal to do")
     binder.goal.formula = conj(parts)
     return binder.goal
+
+
+# what a task statement may leave out ("Make a salad."): the least it can mean (the planner
+# does not use TEACh's relation: on or in, any receptacle of the kind will do)
+PARAM_DEFAULTS = {"relation": "in", "N": 1, "lettuce_slices": 1, "tomato_slices": 1, "cooked_potato_slices": 1}
 
 
 def kind_of(name: str) -> Callable[[str], bool]:
@@ -182,9 +196,11 @@ def _dish(b: Binder, container_kind: str, slices: list[tuple[str, int, bool]], t
 
 
 def _teach(task: TaskSpec, b: Binder) -> list[str]:
-    name, p = task.teach_task, dict(task.teach_params)
+    name = task.teach_task
     if name not in TEACH_TASKS:
         raise GoalError(f"unknown TEACh task {name!r}; known: {', '.join(TEACH_TASKS)}")
+    p = {k: v for k, v in PARAM_DEFAULTS.items() if k in TEACH_TASKS[name]}
+    p.update((k, v) for k, v in task.teach_params.items() if v not in (None, ""))
     missing = [k for k in TEACH_TASKS[name] if p.get(k) in (None, "")]
     if missing:
         raise GoalError(f"TEACh task {name!r} lacks parameter(s) {', '.join(missing)}")
@@ -196,15 +212,13 @@ def _teach(task: TaskSpec, b: Binder) -> list[str]:
         return _coffees(b, 1)
     if name == "Clean All X":
         b.goal.needs.add("clean")
-        keys = [k for k in b.state.present(kind_of(p["X"])) if knowledge.has(b.state.types[k], "dirtyable")]
-        b.goal.keys.update(keys)
-        return [lit("not", lit("dirty", k)) for k in keys] or ["(handempty)" if b.state.held is None else "(and)"]
+        keys = _every(b, p["X"], "dirtyable")
+        return [lit("not", lit("dirty", k)) for k in keys] or [TRUE]
     if name in ("Put All X On Y", "Put All X In One Y"):
-        items = [k for k in b.state.present(kind_of(p["X"])) if knowledge.has(b.state.types[k], "pickupable")]
+        items = _every(b, p["X"], "pickupable")
         places = b.receptacles(kind_of(p["Y"]), p["Y"])
-        b.goal.keys.update(items)
         if not items:
-            return ["(and)"]
+            return [TRUE]
         if name == "Put All X On Y":
             return [disj([lit("within", i, r) for r in places]) for i in items]
         return [disj([conj([lit("within", i, r) for i in items]) for r in places])]
@@ -223,6 +237,16 @@ def _teach(task: TaskSpec, b: Binder) -> list[str]:
     if name == "Salad":
         return _dish(b, "Plate", _salad(p, "lettuce_slices", "tomato_slices", "cooked_potato_slices"))[1]
     return _breakfast(p, b)
+
+
+def _every(b: Binder, name: str, prop: str) -> list[str]:
+    """Every known object of a type or class with a property; none known and none searched
+    for yet: one to find (a Follower that has not seen a mug cannot wash all the mugs)."""
+    keys = [k for k in b.state.present(kind_of(name)) if knowledge.has(b.state.types[k], prop)]
+    if not keys and name not in b.history.not_found and knowledge.representative(name) not in b.history.not_found:
+        keys = [b.state.add_unlocated(name)]
+    b.goal.keys.update(keys)
+    return keys
 
 
 def _salad(p: dict, lettuce: str, tomato: str, potato: str) -> list[tuple[str, int, bool]]:

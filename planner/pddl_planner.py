@@ -38,7 +38,7 @@ from contracts.planning import (
 from contracts.registry import planner
 from planner.domain import DOMAIN, SUBGOAL_OF
 from planner.fast_downward import Solution, solve
-from planner.goals import GoalError, compile_goal
+from planner.goals import GoalError, compile_goal, has_task
 from planner.history import ACTION_OPS, History
 from planner.problem import Problem, build_problem
 from planner.skills import ACTIONS, GotoSkill, InteractSkill, SearchSkill
@@ -80,6 +80,7 @@ class SubgoalPlanner(Planner):
         self.issued: PlannedSubgoal | None = None
         self.goal: Goal | None = None
         self.subgoal_index = 0
+        self.task_steps: int | None = None  # the goal's subgoals when its task was first planned
         self.failed = 0  # failed subgoals this episode
 
     def gave_up(self) -> Plan | None:
@@ -140,22 +141,45 @@ class PddlPlanner(SubgoalPlanner):
             return Plan(tuple(self.steps), self._status(self.steps, failure))  # retry the same step
         if stands and self.steps and self._still_valid(belief) and (self.params.replan is False or failure is None):
             return Plan(tuple(self.steps), self._status(self.steps, failure))
-        while True:
-            try:
-                state = symbolic_state(belief, self.history)
-                steps, reason = self._solve(goal, state)
-            except GoalError as error:
-                return Plan((), PlannerStatus(PlannerState.FAILING, error.missing, reason=str(error),
-                                              failures=failure.failures if failure else 0))
-            if steps is None:
-                return Plan((), PlannerStatus(PlannerState.FAILING, None, reason=reason))
-            if steps or goal.task is not None or self.subgoal_index >= len(goal.subgoals) - 1:
-                break
-            self.subgoal_index += 1  # this dialogue step is done: on to the next one
+        try:
+            steps, reason = self._solve_next(goal, belief)
+        except GoalError as error:
+            return Plan((), PlannerStatus(PlannerState.FAILING, error.missing, reason=str(error),
+                                          failures=failure.failures if failure else 0))
+        if steps is None:
+            return Plan((), PlannerStatus(PlannerState.FAILING, None, reason=reason))
         self.steps = steps
         if not steps:
             return Plan.idle("the goal holds")
         return Plan(tuple(steps), self._status(steps, failure))
+
+    def _solve_next(self, goal: Goal, belief: Belief) -> tuple[list[PlannedSubgoal] | None, str]:
+        """The task's plan; once the task holds as far as the Belief tells (or cannot be
+        planned) while the Commander has given steps since stating it, the plan of its next
+        unfinished step. Steps that came with the task (ALFRED's step instructions) only
+        describe it."""
+        use_task = has_task(goal)
+        if use_task and self.task_steps is None:
+            self.task_steps = len(goal.subgoals)
+        while True:
+            later = use_task and max(self.subgoal_index, self.task_steps or 0) < len(goal.subgoals)
+            state = symbolic_state(belief, self.history)
+            try:
+                steps, reason = self._solve(goal, state, use_task)
+            except GoalError:
+                if not later:
+                    raise
+                steps, reason = [], ""
+            if steps is None and not later:
+                return None, reason
+            if steps:
+                return steps, reason
+            if later:  # the Belief may be wrong (a dirty mug seen as clean): follow the Commander
+                use_task, self.subgoal_index = False, max(self.subgoal_index, self.task_steps or 0)
+            elif not use_task and self.subgoal_index < len(goal.subgoals) - 1:
+                self.subgoal_index += 1  # this dialogue step is done: on to the next one
+            else:
+                return steps, reason
 
     def _still_valid(self, belief: Belief) -> bool:
         """The next step's objects exist in memory (not placeholders, not vanished)."""
@@ -165,13 +189,15 @@ class PddlPlanner(SubgoalPlanner):
         keys = [k for k in (step.object_key, step.receptacle_key) if k is not None]
         return all(k in belief.memory.instances and not self.history.gone(k) for k in keys)
 
-    def problem(self, goal: Goal, state: SymbolicState) -> Problem:
-        compiled = compile_goal(goal, state, self.history, self.subgoal_index)
+    def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
+        compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)
         return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())))
 
-    def _solve(self, goal: Goal, state: SymbolicState) -> tuple[list[PlannedSubgoal] | None, str]:
+    def _solve(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> tuple[list[PlannedSubgoal] | None, str]:
         start, cpu = time.perf_counter(), _cpu_seconds()
-        problem = self.problem(goal, state)
+        problem = self.problem(goal, state, use_task)
+        if problem.trivial:
+            return [], ""
         solution = solve(DOMAIN, problem.text)
         self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,
                                         len(solution.actions or ()), solution.solved, problem.text,

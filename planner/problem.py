@@ -5,8 +5,10 @@ count): the goal's objects, what is held, the tools the goal needs (knives to sl
 basin and its faucet to clean or fill, the microwave, stove burners and pots to heat, cook
 or boil, the toaster, the coffee machine, the fridge, containers to carry water), the
 containers enclosing any of them (to open), what occupies single-slot appliances and full
-receptacles (to clear), and a few nearby surfaces to put things down on. Object names are
-``o<i>`` in PDDL; ``Problem.keys`` maps them back to memory keys.
+receptacles (to clear), and a few nearby surfaces to put things down on. A tool the goal
+needs that memory holds no instance of (a Follower that has not seen the sink yet) becomes
+an ``unlocated`` placeholder the plan must search for, unless a search already failed to
+find one. Object names are ``o<i>`` in PDDL; ``Problem.keys`` maps them back to memory keys.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from planner import knowledge
-from planner.goals import CompiledGoal
+from planner.goals import TRUE, CompiledGoal
 from planner.history import History
 from planner.symbolic import SymbolicState
 
@@ -30,7 +32,20 @@ TOOLS = {
     "coffee": (lambda t: t == "CoffeeMachine", 1),
     "cool": (lambda t: t == "Fridge", 1),
 }
-WATER_CARRIERS = ("WateringCan", "Cup", "Mug", "Bowl", "Pot", "Bottle", "Kettle")
+WATER_CARRIERS = ("Cup", "Mug", "Bowl", "Pot", "Kettle", "WateringCan", "Bottle")
+# need -> the tools it cannot do without, each as the types that would do (when memory holds
+# none of them, the first not searched for in vain yet is searched for); a basin is fed by a faucet
+REQUIRED_TOOLS = {
+    "slice": (knowledge.KNIVES,),
+    "clean": (knowledge.BASINS, ("Faucet",)),
+    "water": (knowledge.BASINS, ("Faucet",), WATER_CARRIERS),
+    "boil": (knowledge.BASINS, ("Faucet",), ("StoveBurner",), ("Pot",)),
+    "heat": (("Microwave",),),
+    "cook": (("Microwave", "StoveBurner"),),
+    "toast": (("Toaster",),),
+    "coffee": (("CoffeeMachine",),),
+    "cool": (("Fridge",),),
+}
 SURFACES = 2  # nearby open surfaces to put things down on
 _TOKEN = re.compile(r"[()\s]+|[^()\s]+")
 _PLACED = re.compile(r"\((in|within)\s+([^()\s]+)\s+([^()\s]+)\)")
@@ -41,9 +56,28 @@ class Problem:
     text: str
     keys: dict[str, str]  # PDDL name -> memory key
     objects: int
+    trivial: bool = False  # the goal is empty: it holds (nothing named is left to do)
+
+
+def locate_tools(state: SymbolicState, goal: CompiledGoal, history: History) -> None:
+    """Placeholders for the tools the goal needs and memory does not hold (not for a type
+    a search already failed to find: then no plan exists, and the planner says so)."""
+    wanted = {kinds for need in goal.needs for kinds in REQUIRED_TOOLS.get(need, ())}
+    for kinds in sorted(wanted):
+        unsearched = [k for k in kinds if k not in history.not_found]
+        if unsearched and not state.present(lambda t, kinds=kinds: t in kinds):
+            state.add_unlocated(unsearched[0])
+    faucets = state.present(lambda t: t == "Faucet")
+    for basin in state.present(lambda t: t in knowledge.BASINS):
+        if not any(state.holds("controls", f, basin) for f in faucets):
+            for faucet in faucets:  # a faucet not seen yet is above the basin not seen yet, or the one known
+                if faucet in state.placeholders or basin in state.placeholders:
+                    state.facts.add(("controls", faucet, basin))
+                    break
 
 
 def relevant(state: SymbolicState, goal: CompiledGoal, history: History) -> list[str]:
+    locate_tools(state, goal, history)
     keys = set(goal.keys) | ({state.held} if state.held else set())
     for need in goal.needs:
         test, limit = TOOLS.get(need, (None, 0))
@@ -131,4 +165,4 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
             f" (:init {' '.join(init)})\n (:goal {formula}))\n")
-    return Problem(text, {name: key for key, name in names.items()}, len(keys))
+    return Problem(text, {name: key for key, name in names.items()}, len(keys), goal.formula == TRUE)

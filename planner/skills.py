@@ -208,7 +208,7 @@ class SearchSkill(Skill):
         self.object_type = knowledge.representative(object_type)
         self.navigator, self.camera, self.history = navigator, camera, history
         self.current: SearchTarget | None = None
-        self.turns = self.steps = 0
+        self.turns = self.steps = self.spins = 0
         self.opening = False
         self.known: set[str] | None = None  # instances of the type in memory when the search began
 
@@ -226,6 +226,9 @@ class SearchSkill(Skill):
         if self.current is None:
             self.current = searcher.next_search(belief, self.object_type)
             self.turns = 0
+            if self.current is None and self.spins < 3:  # nothing left in the map: look around once first
+                self.spins += 1
+                return SkillStep.act(LowLevelAction("Turn Right"))
             if self.current is None:
                 self.history.not_found.add(self.object_type)
                 return SkillStep.fail(f"no {self.object_type} found: searched everywhere it could be")

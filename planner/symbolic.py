@@ -1,6 +1,7 @@
 """The symbolic state: typed facts about the objects the Follower believes in.
 
-Built from the Belief (instances, their containers and observed states, the held object)
+Built from the Belief (instances, their containers and observed states, the held object;
+a dirtyable object whose cleanliness the Belief does not tell counts as dirty)
 and the Follower's own ``History`` (coffee, boiled, ALFRED's cleaned/heated/cooled records,
 what went missing or is full). Facts are tuples like ``("in", "Apple#1", "Fridge#1")`` over
 memory keys. Unknown locations are explicit: a goal object of a type that memory does not
@@ -26,6 +27,12 @@ TYPE_FACTS = {"knife": knowledge.KNIVES, "basin": knowledge.BASINS, "faucet": ("
               "breadslice": ("BreadSliced",), "plant": ("HousePlant",), "single": knowledge.SINGLE_SLOT}
 PROPERTY_FACTS = ("pickupable", "receptacle", "openable", "toggleable", "sliceable", "cookable", "fillable")
 HISTORY_FLAGS = ("boiled", "cleaned", "heated", "cooled")
+
+
+def assumed(state_name: str, object_type: str) -> bool:
+    """A state the Belief does not tell (a mapper that never saw it change leaves it out):
+    only dirtiness is assumed, so a mug of unknown cleanliness is washed before use."""
+    return state_name == "is_dirty" and knowledge.has(object_type, "dirtyable")
 
 
 @dataclass
@@ -75,6 +82,8 @@ class SymbolicState:
         self.placeholders.add(key)
         self.facts.add(("unlocated", key))
         self._type_facts(key, object_type)
+        if assumed("is_dirty", object_type):
+            self.facts.add(("dirty", key))
         return key
 
     def add_pieces(self, whole: str, count: int) -> list[str]:
@@ -112,7 +121,7 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         state.facts.add(("present", key))
         state._type_facts(key, inst.object_type)
         for name, fact in STATE_FACTS.items():
-            if inst.states.get(name):
+            if inst.states.get(name, assumed(name, inst.object_type)):
                 state.facts.add((fact, key))
         if inst.states.get("is_filled"):
             state.facts.add(("coffee" if history.has(key, "coffee") else "water", key))

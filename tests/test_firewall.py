@@ -16,6 +16,7 @@ from agent.settings import load_config
 from contracts.agents import OracleModule
 from contracts.belief import Belief, ObjectMemory
 from contracts.mapping import Mapper
+from contracts.navigation import NavigationState, NavigationStep, Navigator
 from contracts.observation import FollowerBriefing
 from contracts.planning import Plan, Planner
 from contracts.registry import mapper, planner
@@ -78,7 +79,20 @@ class VandalMap(OracleModule, Mapper):
         return Belief(None, ObjectMemory(), observation.pose)
 
     def navigator(self):
-        return None  # never used: the vandal fails the episode first
+        return _Lost()
+
+
+class _Lost(Navigator):
+    """Knows of nowhere to go: a search with it only looks around (the vandal's Follower
+    knows nothing, so its planner searches)."""
+
+    class searcher:  # noqa: N801 -- the Navigator's searcher attribute
+        @staticmethod
+        def next_search(belief, object_type):
+            return None
+
+    def step(self, observation, belief, goal) -> NavigationStep:
+        return NavigationStep(NavigationState.UNREACHABLE)
 
 
 def test_an_oracle_that_changes_the_world_is_caught():

@@ -103,6 +103,8 @@ def test_a_search_for_a_second_plate_is_not_done_by_the_first():
     one = belief([("Plate1", "Plate", (0.0, 1.0, 1.0), None, {})])
     history = History()
     s = SearchSkill("Plate", SearchingNavigator(), CAMERA, history)
+    looks = [s.step(observation(), one, []) for _ in range(3)]  # nothing left to search: it looks around first
+    assert all(r.action.action == "Turn Right" for r in looks) and "Plate" not in history.not_found
     result = s.step(observation(), one, [])
     assert result.state == SkillState.FAILED and "Plate" in history.not_found
     found = SearchSkill("Plate", SearchingNavigator(), CAMERA, History())

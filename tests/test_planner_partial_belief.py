@@ -1,0 +1,97 @@
+"""Planning on a partial Belief, as a Follower that maps from its own view has: tools not
+seen yet are searched for, an "all X" task with no X seen looks for one, cleanliness not
+seen counts as dirty, parameters a task statement leaves out take their least meaning, the
+Commander's later steps are followed once the task holds as far as the Belief tells."""
+
+from __future__ import annotations
+
+from planner_scenes import CONTEXT, belief, kitchen
+
+from contracts.language import Subgoal, TaskSpec
+from contracts.planning import Goal, PlannerState
+from planner.history import History
+from planner.pddl_planner import PddlPlanner
+from planner.symbolic import symbolic_state
+
+COUNTER = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
+BOIL = Goal(TaskSpec(teach_task="Boil X", teach_params={"X": "Potato"}))
+
+
+def planner() -> PddlPlanner:
+    p = PddlPlanner()
+    p.reset(CONTEXT)
+    return p
+
+
+def searched(plan) -> list[str]:
+    return [s.subgoal.object for s in plan.steps if s.search]
+
+
+def test_tools_not_seen_yet_are_searched_for():
+    scene = belief([COUNTER, ("Potato", "Potato", (0.2, 1.0, 1.0), "Counter", {})])
+    plan = planner().plan(BOIL, scene)
+    assert plan.status.state == PlannerState.SEARCHING
+    assert {"SinkBasin", "Faucet", "StoveBurner", "Pot"} <= set(searched(plan))
+    p = planner()
+    p.history.not_found.add("StoveBurner")  # searched everywhere in vain: no plan, and the planner says so
+    assert p.plan(BOIL, scene).status.state == PlannerState.FAILING
+
+
+def test_a_faucet_not_seen_yet_feeds_the_basin_that_is_known():
+    scene = belief([COUNTER, ("Mug", "Mug", (0.3, 1.0, 1.0), "Counter", {"is_dirty": True}),
+                    ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {})])
+    plan = planner().plan(Goal(TaskSpec(teach_task="Clean All X", teach_params={"X": "Mug"})), scene)
+    assert searched(plan) == ["Faucet"]
+    assert ("PutObject", "Mug", "Basin") in [(s.subgoal.action, s.object_key, s.receptacle_key) for s in plan.steps]
+
+
+def test_a_water_carrier_searched_in_vain_gives_way_to_the_next_kind():
+    p = planner()
+    p.history.not_found.add("Cup")
+    scene = belief([COUNTER, ("Plant", "HousePlant", (1.0, 0.5, 1.0), None, {}),
+                    ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}), ("Faucet", "Faucet", (-0.8, 1.1, 1.3), None, {})])
+    plan = p.plan(Goal(TaskSpec(teach_task="Water Plant")), scene)
+    assert searched(plan) == ["Mug"]
+
+
+def test_all_x_with_none_seen_searches_for_one_and_holds_once_none_is_to_be_found():
+    goal = Goal(TaskSpec(teach_task="Put All X On Y", teach_params={"X": "Pencil", "Y": "CounterTop"}))
+    p = planner()
+    assert searched(p.plan(goal, belief([COUNTER]))) == ["Pencil"]
+    after = planner()  # the search failed: everywhere a pencil could be was searched
+    after.history.not_found.add("Pencil")
+    assert after.plan(goal, belief([COUNTER])).status.state == PlannerState.IDLE
+
+
+def test_cleanliness_not_seen_counts_as_dirty():
+    unknown = belief([COUNTER, ("Mug", "Mug", (0.3, 1.0, 1.0), "Counter", {})])
+    clean = belief([COUNTER, ("Mug", "Mug", (0.3, 1.0, 1.0), "Counter", {"is_dirty": False})])
+    assert symbolic_state(unknown, History()).holds("dirty", "Mug")
+    assert not symbolic_state(clean, History()).holds("dirty", "Mug")
+    assert not symbolic_state(unknown, History()).holds("dirty", "Counter")  # not dirtyable
+
+
+def test_parameters_a_statement_leaves_out_take_their_least_meaning():
+    scene = belief(kitchen(more=[("Lettuce", "Lettuce", (0.1, 1.0, 1.1), "Counter", {}),
+                                 ("Tomato", "Tomato", (0.0, 1.0, 1.1), "Counter", {}),
+                                 ("Potato", "Potato", (0.2, 1.0, 1.1), "Counter", {})]))
+    salad = planner().plan(Goal(TaskSpec(teach_task="Salad")), scene)
+    assert salad.status.state in (PlannerState.ACTING, PlannerState.SEARCHING) and salad.steps
+    slices = planner().plan(Goal(TaskSpec(teach_task="N Slices Of X In Y", teach_params={"X": "Apple", "Y": "Plate"})), scene)
+    assert any(s.subgoal.action == "SliceObject" for s in slices.steps)
+    breakfast = planner().plan(Goal(TaskSpec(teach_task="Breakfast")), scene)  # too little said to plan
+    assert breakfast.status.state == PlannerState.FAILING and "lacks parameter" in breakfast.status.reason
+
+
+def test_the_commanders_later_steps_are_followed_once_the_task_holds_as_far_as_the_belief_tells():
+    scene = belief([(k, t, pos, c, {**s, "is_dirty": False}) for k, t, pos, c, s in kitchen()])
+    task = TaskSpec(teach_task="Clean All X", teach_params={"X": "Mug"})
+    p = planner()
+    assert p.plan(Goal(task), scene).status.state == PlannerState.IDLE  # every mug it knows is clean
+    told = p.plan(Goal(task, (Subgoal("PickupObject", "Apple"),)), scene)  # "Pick up the apple."
+    assert [(s.subgoal.action, s.object_key) for s in told.steps] == [("PickupObject", "Apple")]
+    # steps that came with the task (ALFRED's step instructions) only describe it
+    briefed = planner()
+    alfred = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Counter"),
+                  (Subgoal("PickupObject", "Apple"),))
+    assert briefed.plan(alfred, scene).status.state == PlannerState.IDLE
