@@ -10,6 +10,7 @@ wheel odometry; it never learns the world's coordinates.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +24,21 @@ class Pose:
     z: float  # metres ahead of the start pose
     heading: float  # degrees clockwise (seen from above) from the start heading, in [0, 360)
     horizon: float  # camera pitch in degrees, positive looks down (AI2-THOR's cameraHorizon)
+
+
+SECTORS = ("front", "right", "behind", "left")  # 90-degree sectors clockwise from the heading
+
+
+def bearing(pose: Pose, position: Sequence[float]) -> float:
+    """Degrees clockwise from the pose's heading to a point (x, y, z), in (-180, 180]."""
+    angle = math.degrees(math.atan2(position[0] - pose.x, position[2] - pose.z)) - pose.heading
+    angle = (angle + 180.0) % 360.0 - 180.0
+    return 180.0 if angle == -180.0 else angle
+
+
+def sector(pose: Pose, position: Sequence[float]) -> str:
+    """Where a point is from the pose, as people say it: "front", "right", "behind", "left"."""
+    return SECTORS[round(bearing(pose, position) / 90.0) % 4]
 
 
 @dataclass(frozen=True)

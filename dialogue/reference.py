@@ -19,12 +19,12 @@ import math
 from collections.abc import Sequence
 
 from contracts.belief import Belief, ObjectInstance
+from contracts.geometry import sector
 from contracts.language import Intent, LocationHint
 from dialogue import lexicon as lx
 from dialogue.generation import preposition
 
 NEAR = 1.0  # metres: "near the X" only for an instance this close to the candidate
-SECTORS = ("front", "right", "behind", "left")  # 90-degree sectors clockwise from the heading
 # attribute -> (state, value) an instance must have for "the <attribute> one"
 ATTRIBUTE_STATES = {"dirty": ("is_dirty", True), "clean": ("is_dirty", False), "empty": ("is_filled", False),
                     "full": ("is_filled", True), "open": ("is_open", True), "closed": ("is_open", False)}
@@ -32,15 +32,7 @@ ATTRIBUTE_STATES = {"dirty": ("is_dirty", True), "clean": ("is_dirty", False), "
 
 def side(belief: Belief, instance: ObjectInstance) -> str:
     """The Follower-relative sector ("front", "right", "behind", "left") an instance is in."""
-    return SECTORS[round(_bearing(belief, instance) / 90.0) % 4]
-
-
-def _bearing(belief: Belief, instance: ObjectInstance) -> float:
-    """Degrees clockwise from the Follower's heading to the instance, in (-180, 180]."""
-    pose = belief.pose
-    angle = math.degrees(math.atan2(instance.position[0] - pose.x, instance.position[2] - pose.z)) - pose.heading
-    angle = (angle + 180.0) % 360.0 - 180.0
-    return 180.0 if angle == -180.0 else angle
+    return sector(belief.pose, instance.position)
 
 
 def _distance(a: ObjectInstance, b: ObjectInstance) -> float:

@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable
 
 from contracts.belief import ObjectInstance, ObjectMemory
-from contracts.geometry import Pose
+from contracts.geometry import Pose, sector
 from contracts.language import LocationHint
 from contracts.planning import ActionOutcome
 
@@ -118,20 +118,17 @@ def rests_on(instance: ObjectInstance, receptacle: ObjectInstance, margin: float
 
 
 class HintBook:
-    """Dialogue location hints, believed once their place is in memory."""
+    """Dialogue location hints, believed once their place is in memory; a direction from the
+    Follower ("the cabinet to your left") is taken from where it stood when it heard it."""
 
     def __init__(self) -> None:
-        self.pending: list[LocationHint] = []
+        self.pending: list[tuple[LocationHint, Pose]] = []
 
-    def add(self, hints: Iterable[LocationHint]) -> None:
-        self.pending.extend(h for h in hints if h.object and h.place)
+    def add(self, hints: Iterable[LocationHint], pose: Pose) -> None:
+        self.pending.extend((h, pose) for h in hints if h.object and h.place)
 
-    def resolve(self, memory: ObjectMemory, pose: Pose) -> None:
-        still = []
-        for hint in self.pending:
-            if not self._believe(hint, memory, pose):
-                still.append(hint)
-        self.pending = still
+    def resolve(self, memory: ObjectMemory) -> None:
+        self.pending = [(hint, pose) for hint, pose in self.pending if not self._believe(hint, memory, pose)]
 
     @staticmethod
     def _believe(hint: LocationHint, memory: ObjectMemory, pose: Pose) -> bool:
@@ -139,13 +136,14 @@ class HintBook:
         if not places:
             return False
         anchors = memory.of_type(hint.anchor) if hint.anchor and hint.anchor != "you" else []
+        if not anchors and hint.direction in ("front", "left", "right", "behind"):
+            places = [p for p in places if sector(pose, p.position) == hint.direction] or places
         origin = anchors[0].position if anchors else (pose.x, 0.0, pose.z)
         place = min(places, key=lambda p: math.hypot(p.position[0] - origin[0], p.position[2] - origin[2]))
-        x, y, z = place.position
+        container = place.key if hint.relation in ("in", "on") else None  # "near the microwave": beside it
         believed = [i for i in memory.of_type(hint.object) if i.times_seen == 0]  # an earlier hint: move it
-        position = (x, y, z)
         if believed:
-            believed[0].position, believed[0].container = position, place.key
+            believed[0].position, believed[0].container = place.position, container
         else:
-            memory.add(hint.object, position, confidence=HINT_CONFIDENCE, container=place.key)
+            memory.add(hint.object, place.position, confidence=HINT_CONFIDENCE, container=container)
         return True

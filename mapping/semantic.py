@@ -109,8 +109,8 @@ class SemanticMapper(Mapper):
                 self._integrate_detection(points, detection, camera)
             self._navigator.in_view = self.in_view
         self._clear_footprint(observation.pose.x, observation.pose.z)
-        self.hints.add(hints)
-        self.hints.resolve(self.memory, observation.pose)
+        self.hints.add(hints, observation.pose)
+        self.hints.resolve(self.memory)
         return Belief(self.grid, self.memory, observation.pose, self.step)
 
     # -- geometry ------------------------------------------------------------------------
