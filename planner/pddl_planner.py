@@ -185,7 +185,8 @@ class PddlPlanner(SubgoalPlanner):
         """The next step's objects exist in memory (not placeholders, not vanished)."""
         step = self.steps[0]
         if step.search:
-            return not any(i.object_type == step.subgoal.object for i in belief.memory.instances.values())
+            return not any(i.object_type == step.subgoal.object and not self.history.gone(i.key)
+                           for i in belief.memory.instances.values())
         keys = [k for k in (step.object_key, step.receptacle_key) if k is not None]
         return all(k in belief.memory.instances and not self.history.gone(k) for k in keys)
 

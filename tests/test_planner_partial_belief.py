@@ -95,3 +95,14 @@ def test_the_commanders_later_steps_are_followed_once_the_task_holds_as_far_as_t
     alfred = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Counter"),
                   (Subgoal("PickupObject", "Apple"),))
     assert briefed.plan(alfred, scene).status.state == PlannerState.IDLE
+
+
+def test_a_search_stands_while_the_only_instance_of_its_type_is_one_left_out():
+    p = planner()
+    p.history.missing["Apple"] = 2  # not where believed, twice
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Fridge"))
+    scene = belief(kitchen())
+    first = p.plan(goal, scene)
+    assert searched(first) == ["Apple"]
+    solved = len(p.records)
+    assert p.plan(goal, scene).steps == first.steps and len(p.records) == solved  # not solved again
