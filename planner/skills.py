@@ -13,6 +13,8 @@ until memory holds an object of the type; ``GotoSkill`` walks to an instance.
 
 from __future__ import annotations
 
+import math
+
 from contracts.belief import Belief
 from contracts.geometry import CameraIntrinsics
 from contracts.navigation import NavigationGoal, NavigationState, Navigator, SearchTarget
@@ -208,7 +210,7 @@ class SearchSkill(Skill):
         self.object_type = knowledge.representative(object_type)
         self.navigator, self.camera, self.history = navigator, camera, history
         self.current: SearchTarget | None = None
-        self.turns = self.steps = self.spins = 0
+        self.turns = self.steps = self.spins = self.looks = 0
         self.opening = False
         self.known: set[str] | None = None  # instances of the type in memory when the search began
 
@@ -243,12 +245,29 @@ class SearchSkill(Skill):
                 point = ray_click(receptacle, detection.mask, belief, self.camera, "openable")
                 x, y = point or click_point(detection, detections, affordance="openable")
                 return SkillStep.act(LowLevelAction("Open", {"x": x, "y": y}, receptacle.key))
+        if nav.state == NavigationState.ARRIVED and self.opening and (look := self._look_into(belief)) is not None:
+            return look
         if nav.state == NavigationState.ARRIVED and self.turns < 4 and not self.current.open_receptacle:
             self.turns += 1  # look around where the search led
             return SkillStep.act(LowLevelAction("Turn Right"))
         searcher.searched(self.current)
-        self.current, self.opening = None, False
+        self.current, self.opening, self.looks = None, False, 0
         return self.step(observation, belief, detections)
+
+    def _look_into(self, belief: Belief) -> SkillStep | None:
+        """A look up or down towards the receptacle just opened, if the camera is not aimed
+        at it (a cabinet above the counter, a cupboard under it): one or two looks."""
+        receptacle = belief.memory.instances.get(self.current.goal.instance or "") if self.current else None
+        if receptacle is None or self.looks >= 2:
+            return None
+        x, y, z = receptacle.position
+        distance = max(((x - belief.pose.x) ** 2 + (z - belief.pose.z) ** 2) ** 0.5, 0.1)
+        down = math.degrees(math.atan2(self.camera.camera_height - y, distance))
+        wanted = min(HORIZONS, key=lambda h: abs(h - down))
+        if abs(wanted - belief.pose.horizon) < 1.0:
+            return None
+        self.looks += 1
+        return SkillStep.act(LowLevelAction("Look Down" if wanted > belief.pose.horizon else "Look Up"))
 
 
 class GotoSkill(Skill):

@@ -13,12 +13,12 @@ CAMERA = CameraIntrinsics(100, 100, 90.0, 1.5)
 CONTEXT = ModuleContext(CAMERA, False, 0, 0)
 
 
-def belief(objects: list[tuple], held: str | None = None) -> Belief:
+def belief(objects: list[tuple], held: str | None = None, horizon: float = 0.0) -> Belief:
     """objects: (key, type, (x, y, z), container or None, states dict)."""
     memory = ObjectMemory(held=held)
     for key, kind, position, container, states in objects:
         memory.instances[key] = ObjectInstance(key, kind, position, (0.2, 0.2, 0.2), 1.0, 1, 1, container, dict(states))
-    return Belief(GridMap.empty((-2.0, -2.0), (16, 16), 0.25), memory, Pose(0.0, 0.0, 0.0, 0.0), 1)
+    return Belief(GridMap.empty((-2.0, -2.0), (16, 16), 0.25), memory, Pose(0.0, 0.0, 0.0, horizon), 1)
 
 
 def observation(last_action: str | None = None, success: bool = True, error: str = "") -> Observation:

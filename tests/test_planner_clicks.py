@@ -9,6 +9,7 @@ from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, observat
 from contracts.belief import ObjectInstance
 from contracts.geometry import Pose
 from contracts.language import Subgoal
+from contracts.navigation import NavigationGoal, SearchTarget
 from contracts.planning import PlannedSubgoal, SkillState
 from planner.clicking import project
 from planner.history import MISCLICK_LIMIT, History
@@ -143,3 +144,32 @@ def test_a_plate_is_not_put_down_onto_the_plate_already_there():
     assert name == "Look Down"  # nearer the edge, clear of Plate1
     b.memory.instances["Plate1"].container = None
     assert not crowded(counter, b, b.pose, CAMERA) and free_spot(counter, b, CAMERA) is None
+
+
+class OneCabinet:
+    """A searcher that offers one closed cabinet to open, then nothing."""
+
+    def __init__(self) -> None:
+        self.done: list = []
+
+    def next_search(self, belief, object_type):
+        if self.done:
+            return None
+        return SearchTarget(NavigationGoal(instance="Cabinet"), open_receptacle=True)
+
+    def searched(self, target) -> None:
+        self.done.append(target)
+
+
+def test_a_search_looks_into_the_cabinet_it_opened_above_the_counter():
+    navigator = SearchingNavigator()
+    navigator.searcher = OneCabinet()
+    upper = belief([("Cabinet", "Cabinet", (0.0, 2.0, 0.8), None, {"is_open": False})])
+    s = SearchSkill("Bowl", navigator, CAMERA, History())
+    opened = s.step(observation(), upper, [detection("Cabinet", (30, 0, 70, 30))])
+    assert opened.action.action == "Open"
+    looked = s.step(observation("Open"), upper, [])  # the camera looks down 0 degrees: aim up at it
+    assert looked.action.action == "Look Up" and not navigator.searcher.done
+    level = belief([("Cabinet", "Cabinet", (0.0, 2.0, 0.8), None, {"is_open": True})], horizon=-30.0)
+    after = s.step(observation("Look Up"), level, [])  # aimed: searched, and nothing is left
+    assert navigator.searcher.done and after.action.action == "Turn Right"
