@@ -7,7 +7,7 @@ from simulator.start_state import ObjectPlacement, StartState
 
 KITCHEN = "FloorPlan1"
 SINK = "Sink|-01.90|+00.97|-01.50|SinkBasin"
-FAUCET = "Faucet|-02.10|+01.17|-01.50"
+FAUCET = "Faucet|-02.14|+01.02|-01.50"
 MICROWAVE = "Microwave|-00.24|+01.69|-02.53"
 FRIDGE = "Fridge|-02.10|+00.00|+01.09"
 TOASTER = "Toaster|-01.84|+00.90|+00.13"

@@ -10,7 +10,8 @@ movable object type and for every asset (ALFRED's objectName) seen often enough,
 extents of its shape and the offset of its box centre from AI2-THOR's pivot, to the
 recorded 2-D boxes of the objects still at their recorded poses, how a sliced object's pieces
 are laid out (``slicefit``), and every fixed object (per floor plan) seen often enough
-(``fixedfit``). Deterministic.
+(``fixedfit``), and where the scene builder draws a sink's faucet (``faucets``; the scenes
+are rebuilt with it, then fitted again). Deterministic.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 
 from simulator.calibration.basins import deepen_basins, fit_basins
 from simulator.calibration.boxfit import Views, fit_box, shape_points
+from simulator.calibration.faucets import fit_faucets
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
 from simulator.calibration.slicefit import fit_slices
 from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, type_tops
@@ -172,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     moved = fit_supports(fixed, bottoms)
     shelved = fit_levels(fixed, bottoms)
     surface_tops = type_tops(fixed)
+    faucets = fit_faucets(observations, CAMERA_HEIGHT, camera["field_of_view"])
+    print(f"faucets: {json.dumps(faucets)}", file=sys.stderr)
     print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); {basins} basins from their rims; "
           f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves; "
           f"type tops for floor plans without data: {sorted(surface_tops)}",
@@ -186,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         "fixed": fixed,
         "surface_tops": surface_tops,
         "slices": slices,
+        "faucets": faucets,
     }
     out = Path(args.out)
     out.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")

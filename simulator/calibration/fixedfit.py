@@ -15,7 +15,8 @@ Surfaces (counters, tables, shelves...) then get their tops from what rests on t
 An extent the views cannot see (a cabinet's depth when a counter hides its top) collapses
 in the fit; it gets the builder's extent back behind the face that was seen.
 
-Instances with fewer than ``MIN_INSTANCE_VIEWS`` closed views, and fits that move a box
+Faucets are not fitted one by one (``TYPE_RULE_ONLY``: the builder places them by the rule
+``faucets`` fits to all of them). Instances with fewer than ``MIN_INSTANCE_VIEWS`` closed views, and fits that move a box
 by more than ``MAX_SHIFT`` or grow it beyond ``MAX_GROWTH`` times (views that do not pin
 it down), keep the builder's box. Last, since a box fit knows nothing of occluders, each
 instance keeps the fitted box, the fitted box with the builder's heights or the builder's
@@ -37,6 +38,9 @@ PRIOR = 20.0  # pull towards the builder's box (pixels^2 per unit of log size or
 MAX_GROWTH = 2.5  # a fit growing an extent beyond this many times the builder's is rejected
 MAX_SHIFT = 0.5  # metres: so is one moving the box centre further than this
 COLLAPSE = 0.5  # a fitted extent below this share of the builder's was not seen (see _restore_collapsed)
+# synthesized by the builder from a rule fitted to all of them (``faucets``); each one's views come
+# from about one pose, so a box fitted to them alone slides along the rays (behind walls)
+TYPE_RULE_ONLY = frozenset({"Faucet"})
 
 
 def builder_boxes(floor_plan: str) -> dict[str, dict[str, Any]]:
@@ -74,7 +78,7 @@ def fit_fixed(observations: list[dict], fov: float, height: float) -> dict[str, 
     out: dict[str, dict[str, dict]] = defaultdict(dict)
     for (plan, oid), group in sorted(groups.items()):
         built = builder_boxes(plan).get(oid)
-        if built is None or len(group) < MIN_INSTANCE_VIEWS:
+        if built is None or len(group) < MIN_INSTANCE_VIEWS or built["type"] in TYPE_RULE_ONLY:
             continue
         pivot = np.array(group[0]["pivot"], dtype=float)
         size0 = np.array(built["size"], dtype=float)

@@ -48,6 +48,7 @@ class Observation:
     # a sliced piece (always ``moved``): was the whole object picked up before it was cut?
     # (its ``pivot`` and ``rotation`` are the whole object's recorded ones)
     whole_moved: bool = False
+    recorded_id: str = ""  # AI2-THOR's objectId of the target as recorded (its numbers: AI2-THOR's pivot)
 
 
 def id_position(object_id: str) -> tuple[float, float, float]:
@@ -114,6 +115,7 @@ def _observation(trajectory, i, rec, obj, sim, poses, start, touched) -> Observa
         centroid=(float(cols.mean()), float(rows.mean())) if len(rows) else (-1.0, -1.0),
         on_border=(bool(mask[:, 0].any()), bool(mask[0].any()), bool(mask[:, -1].any()), bool(mask[-1].any())),
         whole_moved=whole is not None and (whole in touched or obj.object_id in touched),
+        recorded_id=rec.target_id,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,13 @@ def build_types(doc: dict[str, list[str]], meta: dict[str, Any]) -> dict[str, An
         "simulator/data/calibration.json (pickupable sizes fitted to AI2-THOR's masks)"]}
 
 
+@lru_cache(maxsize=1)
+def _faucet_rules() -> dict[str, Any]:
+    """The faucet rules fitted to AI2-THOR's faucets (calibration.json ``faucets``), if any."""
+    calibration = PACKAGE_DATA / "calibration.json"
+    return json.loads(calibration.read_text()).get("faucets", {}) if calibration.is_file() else {}
+
+
 def _r(v: float) -> float:
     return round(float(v), 4)
 
@@ -105,8 +113,8 @@ def build_scene(name: str, fp: dict[str, Any], types: dict[str, Any]) -> dict[st
                 blockers.append(layout.footprint(pos, size))
             if layout.on_wall(otype, pos, size):
                 walls.append((pos[0], pos[2]))
-    fixed.update(layout.faucets_for_basins(fixed, set(fp["object_types"])))
     bounds = layout.room_bounds(reachable, walls)
+    fixed.update(layout.faucets_for_basins(fixed, set(fp["object_types"]), bounds, _faucet_rules()))
     standing = [(i * layout.GRID, j * layout.GRID) for i, j in reachable]
     blockers = [layout.clear_of(rect, standing) for rect in blockers]
     navigable = layout.grow_navigable(reachable, bounds, blockers)

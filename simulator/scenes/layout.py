@@ -63,30 +63,44 @@ def box_center(
     return (x, y, z)
 
 
-FAUCET_HEIGHT = 0.2  # above the basin's centre
+FAUCET_HEIGHT = 0.2  # above the basin's centre (basins without a fitted rule: bathtubs)
 
 
-def faucets_for_basins(fixed: dict[str, dict], scene_types: set[str]) -> dict[str, dict]:
-    """Faucets are not in the floor-plan data: add one at the back edge of every basin.
+def faucets_for_basins(fixed: dict[str, dict], scene_types: set[str], bounds: Rect | None = None,
+                       rules: dict[str, dict] | None = None) -> dict[str, dict]:
+    """Faucets are not in the floor-plan data: add one by every basin.
 
-    The back is the side away from the agent's recorded interaction pose. Their ids are
-    formatted from these synthesized positions, so they differ from AI2-THOR's by some
-    centimetres; ``simulator.targeting`` resolves a Faucet id to the nearest faucet.
+    A basin type with a rule fitted to AI2-THOR's faucets (``rules``: calibration.json's
+    ``faucets``, ``simulator.calibration.faucets``) gets its faucet's box from that rule;
+    otherwise the faucet stands at the basin's back edge (the side away from the agent's
+    recorded interaction pose), ``FAUCET_HEIGHT`` above its centre. Their ids are formatted
+    from the box centres, so they differ from AI2-THOR's by some centimetres;
+    ``simulator.targeting`` resolves a Faucet id to the nearest faucet.
     """
     if "Faucet" not in scene_types:
         return {}
+    from simulator.calibration.faucets import back_direction, drawn_box, reference
+
     out = {}
-    for _, obj in sorted(fixed.items()):
+    for oid, obj in sorted(fixed.items()):
         if obj["type"] not in ("SinkBasin", "BathtubBasin"):
             continue
-        x, y, z = obj["position"]
-        rotation = obj["interaction_pose"][2] if obj["interaction_pose"] else 0
-        dx, dz = round(math.sin(math.radians(rotation))), round(math.cos(math.radians(rotation)))
-        depth = obj["size"][2] if dx == 0 else obj["size"][0]
-        pos = (round(x + dx * depth / 2, 2), round(y + FAUCET_HEIGHT, 2), round(z + dz * depth / 2, 2))
+        rule = (rules or {}).get(obj["type"])
+        if rule is not None and bounds is not None:
+            back = back_direction(obj, bounds, rule["back"])
+            pivot = [float(v) for v in oid.split("|")[1:4]]
+            centre, size = drawn_box(reference(pivot, rule["height"]), back, rule)
+            pos = tuple(round(v, 2) for v in centre)
+        else:
+            x, y, z = obj["position"]
+            rotation = obj["interaction_pose"][2] if obj["interaction_pose"] else 0
+            dx, dz = round(math.sin(math.radians(rotation))), round(math.cos(math.radians(rotation)))
+            depth = obj["size"][2] if dx == 0 else obj["size"][0]
+            pos = (round(x + dx * depth / 2, 2), round(y + FAUCET_HEIGHT, 2), round(z + dz * depth / 2, 2))
+            size = [0.1, 0.25, 0.1]
         faucet_id = format_object_id("Faucet", pos)
         out[faucet_id] = {
-            "type": "Faucet", "position": list(pos), "size": [0.1, 0.25, 0.1],
+            "type": "Faucet", "position": list(pos), "size": list(size),
             "interaction_pose": obj["interaction_pose"], "receptacle": False,
         }
     return out
