@@ -1,4 +1,4 @@
-"""Faucets: the box fitted to recorded views, the builder's rule, AI2-THOR's ids resolved."""
+"""Faucets: the box fitted to recorded views, the builder's rule, AI2-THOR's ids resolved; sinks."""
 
 from __future__ import annotations
 
@@ -71,3 +71,10 @@ def test_the_builder_puts_a_faucet_where_the_fitted_rule_says():
 def test_ai2thors_faucet_id_resolves_to_ours():
     sim = kitchen()
     assert lookup(sim.world, "Faucet|-02.07|+01.13|-01.51").object_id == FAUCET  # AI2-THOR's, in ALFRED
+
+
+def test_a_sink_hangs_below_its_pivot_unless_its_pivot_is_its_foot():
+    from simulator.scenes.layout import box_center
+
+    assert box_center("Sink", (1.0, 0.9, 2.0), (0.7, 0.2, 0.5)) == pytest.approx((1.0, 0.8, 2.0))  # rim at the pivot
+    assert box_center("Sink", (1.0, 0.0, 2.0), (0.7, 0.2, 0.5)) == pytest.approx((1.0, 0.1, 2.0))  # a pedestal's foot

@@ -53,12 +53,21 @@ BOTTOM_PIVOT = FLOOR_STANDING | frozenset({
 })
 
 
+# Types whose pivot is at their rim: a sink shares its pivot with its basin (the basin's
+# objectId is the sink's plus '|SinkBasin'), and the basins' rims fitted to AI2-THOR's masks
+# lie in their pivots' plane (docs/calibration.md), so a sink hangs below its pivot, unless
+# that would put it under the floor (a pedestal sink's pivot is its foot).
+RIM_PIVOT = frozenset({"Sink"})
+
+
 def box_center(
     object_type: str, position: Iterable[float], size: tuple[float, float, float]
 ) -> tuple[float, float, float]:
     """The centre of an object's box from its recorded (pivot) position."""
     x, y, z = position
-    if object_type in BOTTOM_PIVOT:
+    if object_type in RIM_PIVOT and y >= size[1]:
+        y -= size[1] / 2
+    elif object_type in BOTTOM_PIVOT:
         y += size[1] / 2
     return (x, y, z)
 
