@@ -141,6 +141,10 @@ class HintBook:
         origin = anchors[0].position if anchors else (pose.x, 0.0, pose.z)
         place = min(places, key=lambda p: math.hypot(p.position[0] - origin[0], p.position[2] - origin[2]))
         container = place.key if hint.relation in ("in", "on") else None  # "near the microwave": beside it
+        seen = [i for i in memory.of_type(hint.object) if i.times_seen > 0 and (i.container == place.key or rests_on(i, place, 0.5))]
+        if seen:  # the hint confirms an instance seen there: no unseen twin (a skill would look for it in vain)
+            seen[0].confidence = max(seen[0].confidence, HINT_CONFIDENCE)
+            return True
         believed = [i for i in memory.of_type(hint.object) if i.times_seen == 0]  # an earlier hint: move it
         if believed:
             believed[0].position, believed[0].container = place.position, container

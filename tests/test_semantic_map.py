@@ -215,3 +215,11 @@ def test_a_hint_from_the_followers_side_picks_the_place_on_that_side_as_it_stood
     assert burner.container is None and burner.position == (0.0, 1.0, 1.0)  # near the microwave, not in it
     m.update(observe(Pose(0.0, 0.0, 180.0, 0.0)), [], hints=[LocationHint("Plate", "in", "Cabinet", "right", "you")])
     assert plate.container == "Cabinet#1"  # turned around: its right is the other side
+
+
+def test_a_hint_about_an_instance_seen_there_makes_no_unseen_twin():
+    m = mapper()
+    m.memory.add("SinkBasin", (0.5, 0.85, 1.0), extent=(0.5, 0.2, 0.4), times_seen=1)
+    mug = m.memory.add("Mug", (0.55, 0.9, 1.05), extent=(0.1, 0.1, 0.1), times_seen=2, confidence=0.9)
+    belief = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], hints=[LocationHint("Mug", "in", "SinkBasin")])
+    assert belief.memory.of_type("Mug") == [mug] and not m.hints.pending
