@@ -183,3 +183,19 @@ def test_a_column_of_drawers_stays_apart_and_a_partial_view_joins_its_drawer():
     assert len(memory.of_type("Drawer")) == 3 and again.times_seen == 2 and abs(again.position[1] - 0.34) < 0.02
     observe_box(memory, "Drawer", (1.5, 0.33, 2.0), (0.45, 0.14, 0.05), 1.0, 3)  # the next column
     assert len(memory.of_type("Drawer")) == 4
+
+
+def test_the_mapper_remembers_how_near_a_surface_was_seen_from_above():
+    from types import SimpleNamespace
+
+    mapper = SemanticMapper()
+    mapper.context = SimpleNamespace(camera=SimpleNamespace(camera_height=1.5))
+    mapper.memory = ObjectMemory()
+    low = mapper.memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(1.0, 0.04, 0.5), times_seen=1)
+    high = mapper.memory.add("Shelf", (0.0, 1.6, 1.0), extent=(1.0, 0.04, 0.3), times_seen=1)
+    mapper.top_views = {}
+    mapper.in_view = {low.key: 0.9, high.key: 0.8}
+    mapper._note_top_views()
+    mapper.in_view = {low.key: 1.4}
+    mapper._note_top_views()
+    assert mapper.top_views == {low.key: 0.9}  # the nearest view; the shelf's top is above the camera
