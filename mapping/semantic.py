@@ -60,7 +60,7 @@ class SemanticMapper(Mapper):
         match_radius: float = 0.4  # sightings of a class closer than this are one instance
         search_prior: str = "learned"  # learned (ALFRED train placements) | uniform
         reach_margin: float = 0.15  # the navigator stops this far inside the reach if it can (seen extents are partial)
-        frontier_value: float = 0.1  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
+        frontier_value: float = 0.05  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
 
     def __init__(self, params: Params | None = None) -> None:
