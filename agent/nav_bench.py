@@ -104,12 +104,16 @@ def nav_episode(sim: Any, floor_plan: str, seed: int, perception_name: str, prio
 
 
 def benchmark(sim: Any, episodes: int, perception: str, seed: int = 0,
-              floor_plans: tuple[str, ...] = FLOOR_PLANS, per_episode: list[dict] | None = None) -> dict[str, float]:
+              floor_plans: tuple[str, ...] = FLOOR_PLANS, per_episode: list[dict] | None = None,
+              priors: tuple[str, ...] = ("learned", "uniform")) -> dict[str, float]:
     """Both priors on the same episodes; keys as ``nesy bench nav --json`` prints them.
     ``floor_plans``: valid_unseen's by default (tune on train floor plans, report on these);
-    ``per_episode``: a list that gets one row per episode and prior."""
+    ``per_episode``: a list that gets one row per episode and prior; ``priors``: the
+    priors to run (``learned`` alone halves a tuning run)."""
     out: dict[str, float] = {"episodes": 0, "perception": perception}
     for prior, prefix in (("learned", ""), ("uniform", "uniform_")):
+        if prior not in priors:
+            continue
         rows = []
         for k in range(episodes):
             plan = floor_plans[k % len(floor_plans)]

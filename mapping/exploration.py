@@ -12,7 +12,11 @@ the highest value / (1 + distance / ``distance_scale``): with the learned prior 
 fridge beats a far frontier; with the uniform prior (every receptacle worth 1/K) the floor
 is explored first. Every target is proposed once per episode; a surface (a receptacle one
 does not open) within ``done_radius`` of a searched one of its type counts as searched (a
-long counter is often remembered as several instances).
+long counter is often remembered as several instances), and so does a surface the mapper
+saw from above (its top below the camera) within ``seen_range`` (``viewed``, set by the
+mapper): what stood on it in view would have been seen within reach. On 104 train episodes
+1 m: SPL 0.620 -> 0.621; 2 m lost successes (0.952 -> 0.933: things on a surface seen
+from farther were hidden or too small).
 
 ``look_around`` says which quarter turns are worth making where the Follower stands: the
 headings whose view (a 90-degree cone out to ``look_range``) still holds at least
@@ -37,13 +41,15 @@ from mapping.search_prior import likelihood, receptacle_types
 
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # opened to look inside
 RIGHT, LEFT = "Turn Right", "Turn Left"
+SEEN_RANGE = 1.0  # metres: a surface seen from above within this is not visited
 STEP_SCALE = 8.0  # actions: with the navigator's costs a target's worth is divided by 1 + actions / this
 
 
 class FrontierPriorSearcher(Searcher):
     def __init__(self, prior: str = "learned", min_frontier: float = 0.5, done_radius: float = 1.0,
                  frontier_value: float = 0.1, distance_scale: float = 2.0, look_range: float = 3.0,
-                 min_unknown: float = 0.1, same_margin: float = 0.1, step_scale: float = STEP_SCALE) -> None:
+                 min_unknown: float = 0.1, same_margin: float = 0.1, step_scale: float = STEP_SCALE,
+                 seen_range: float = SEEN_RANGE) -> None:
         likelihood("Apple", "Fridge", prior)  # checks the prior's name and its table at once
         self.prior = prior
         self.min_frontier = min_frontier
@@ -57,6 +63,8 @@ class FrontierPriorSearcher(Searcher):
         self.opened: list[str] = []  # keys of the containers proposed for opening
         self.same_margin = same_margin
         self.step_scale = step_scale
+        self.seen_range = seen_range
+        self.viewed: dict[str, float] = {}  # set by the mapper: key -> nearest distance seen from above
         self.cost_of = None  # set by the navigator: (belief, goals) -> actions to reach each (else distance is used)
         self.done_surfaces: list[tuple[str, tuple[float, float]]] = []  # (type, (x, z)) of searched surfaces
         self._surfaces: dict[str, tuple[str, tuple[float, float]]] = {}  # proposed receptacles by key
@@ -159,6 +167,8 @@ class FrontierPriorSearcher(Searcher):
             where = (instance.position[0], instance.position[2])
             if closed and self._opened_around(belief, instance):
                 continue
+            if not closed and self.viewed.get(instance.key, math.inf) <= self.seen_range:
+                continue  # a surface seen from above this near: what stands on it would have been seen
             if not closed and any(kind == instance.object_type and math.dist(where, done) < self.done_radius
                                   for kind, done in self.done_surfaces):
                 continue

@@ -9,7 +9,12 @@ Each step, in this order:
    the navigator's next move towards a pose that sees it, or stop when it says arrived;
 3. at the start: turn towards where the map is still unknown (``searcher.look_around``);
 4. the searcher's target: walk to a frontier and turn towards the unknown there, or walk
-   to a receptacle and look at it, opening a closed one with a click inside its mask.
+   to a receptacle and look at it, opening a closed one with a click inside its mask. A
+   receptacle not seen from two of its goal poses is given up (``SEARCH_MISSES``; the
+   navigator's default of three is kept for the object itself): such a receptacle is mostly
+   a piece of one remembered apart (a sliver at the frame's edge, an opened door) that no
+   later sighting is fused into; on 104 train episodes 51 of them cost three poses each
+   (SPL 0.616 -> 0.620, 27.1 -> 24.1 steps; giving up at the first pose lost successes).
 Instances found unreachable are tried again after each search target (the map has grown).
 """
 
@@ -30,6 +35,7 @@ from mapping.semantic import SemanticMapper
 SEARCH_TRIES = 200  # search targets tried in one step (each found unreachable or reached without a move)
 REACH = 1.5  # metres: AI2-THOR's interaction distance, from the camera
 REACH_SLACK = 0.0  # stop this much inside the reach (the nearest seen point is never nearer than the box)
+SEARCH_MISSES = 1  # a receptacle to search is given up when a second goal pose does not show it either
 
 
 class FindAndReach:
@@ -72,7 +78,7 @@ class FindAndReach:
                 self.target = searcher.next_search(belief, self.object_type)
                 if self.target is None:
                     return None  # searched everything
-            step = self.navigator.step(observation, belief, self.target.goal)
+            step = self.navigator.step(observation, belief, self.target.goal, max_misses=SEARCH_MISSES)
             if step.state == NavigationState.MOVING:
                 return LowLevelAction(step.action)
             done, self.target = self.target, None

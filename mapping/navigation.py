@@ -77,7 +77,10 @@ class GridNavigator(Navigator):
         """Is the instance in the current frame within ``reach`` of the camera?"""
         return self.in_view is not None and self.in_view.get(key, math.inf) <= reach
 
-    def step(self, observation: Observation, belief: Belief, goal: NavigationGoal) -> NavigationStep:
+    def step(self, observation: Observation, belief: Belief, goal: NavigationGoal,
+             max_misses: int = MAX_MISSES) -> NavigationStep:
+        """The next action towards ``goal``; ``max_misses``: goal poses that may fail to
+        show an instance before it is unreachable."""
         pose = belief.pose
         here, heading = _lattice_pose(pose)
         if observation.last_action == FORWARD and not observation.last_action_success:
@@ -98,7 +101,7 @@ class GridNavigator(Navigator):
         soft = instance is not None and len(self.blocked) < MAX_BLOCKED  # cross map obstacles to reach what was seen
         lattice = Lattice(belief.grid, self.clearance, here, self.blocked, self.visited,
                           _window(belief, here, [target] if target is not None else []), soft)
-        for _ in range(MAX_MISSES + 1):
+        for _ in range(max_misses + 1):
             if instance is not None:
                 goals, horizons = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon)
                 for i, j, h in self.misses.get(goal.instance, ()):
@@ -122,7 +125,7 @@ class GridNavigator(Navigator):
             misses = self.misses.setdefault(goal.instance, set())
             if self.in_view is None:
                 return NavigationStep(NavigationState.ARRIVED)
-            if len(misses) >= MAX_MISSES:
+            if len(misses) >= max_misses:
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"not seen from {len(misses)} poses")
             misses.add((*here, heading))  # here and looking, yet not seen within reach: try another pose
         return NavigationStep(NavigationState.ARRIVED)

@@ -39,6 +39,7 @@ from mapping.navigation import GridNavigator
 STACKED = ("Drawer", "Cabinet", "Shelf")  # stand in rows and columns: fused by box (3-D), not by a horizontal radius
 BOX_MARGIN = 0.05  # metres: a sighting belongs to an instance whose box (plus this) holds its centre, or the reverse
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
+TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
 VIEW_PERCENTILE = 1.0  # the distance of a detection: this percentile of its points' (robust to a stray pixel)
 
 
@@ -59,7 +60,7 @@ class SemanticMapper(Mapper):
         match_radius: float = 0.4  # sightings of a class closer than this are one instance
         search_prior: str = "learned"  # learned (ALFRED train placements) | uniform
         reach_margin: float = 0.15  # the navigator stops this far inside the reach if it can (seen extents are partial)
-        frontier_value: float = 0.1  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
+        frontier_value: float = 0.05  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
 
     def __init__(self, params: Params | None = None) -> None:
@@ -86,6 +87,8 @@ class SemanticMapper(Mapper):
         searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
                                          distance_scale=p.distance_scale)
         self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
+        self.top_views: dict[str, float] = {}  # instance key -> nearest distance it was seen at with its top in view
+        searcher.viewed = self.top_views
 
     def navigator(self) -> Navigator:
         return self._navigator
@@ -108,6 +111,7 @@ class SemanticMapper(Mapper):
             for detection in detections:
                 self._integrate_detection(points, detection, camera)
             self._navigator.in_view = self.in_view
+            self._note_top_views()
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
         self.hints.resolve(self.memory)
@@ -203,6 +207,15 @@ class SemanticMapper(Mapper):
             return receptacle.key
         self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
         return believed_container(self.memory, instance)
+
+    def _note_top_views(self) -> None:
+        """Remember, per instance, the nearest distance it was seen at from above (its top at
+        least ``TOP_MARGIN`` below the camera): what stands on a surface seen so is seen with it."""
+        limit = self.context.camera.camera_height - TOP_MARGIN
+        for key, distance in self.in_view.items():
+            instance = self.memory.instances[key]
+            if instance.position[1] + instance.extent[1] / 2 <= limit:
+                self.top_views[key] = min(distance, self.top_views.get(key, np.inf))
 
     def sees(self, object_type: str, reach: float) -> list[str]:
         """Keys of the instances of a type in the current frame within ``reach`` of the camera."""

@@ -160,3 +160,16 @@ def test_three_turns_start_towards_the_side_that_is_more_known_already():
     grid.occupancy[40:60, 36:40] = Cell.FREE  # and more of the left side
     grid.occupancy[40:70, 30:36] = Cell.FREE
     assert searcher.look_around(belief) == ["Turn Left"] * 3
+
+
+def test_a_surface_seen_from_above_within_seen_range_is_not_visited():
+    closed = _belief(slice(0, 40))
+    closed.grid.occupancy[:, :5] = Cell.OBSTACLE
+    closed.grid.occupancy[:, 35:] = Cell.OBSTACLE
+    closed.grid.occupancy[[0, -1], :] = Cell.OBSTACLE  # no frontier left
+    searcher = FrontierPriorSearcher("learned")
+    searcher.searched(searcher.next_search(closed, "Apple"))  # the fridge
+    searcher.viewed = {"CounterTop#1": 1.2}  # seen from above, but not near enough
+    assert searcher.next_search(closed, "Apple").goal.instance == "CounterTop#1"
+    searcher.viewed = {"CounterTop#1": searcher.seen_range - 0.1}  # what stood on it would have been seen
+    assert searcher.next_search(closed, "Apple") is None

@@ -110,6 +110,20 @@ def test_arrival_is_seeing_the_instance_within_reach_and_a_pose_that_does_not_se
     assert navigator.misses["Apple#1"] == {(1, 4, 0)}
 
 
+def test_a_search_target_is_given_up_after_max_misses_poses_that_do_not_show_it():
+    belief = _corridor()
+    belief.memory.add("Cabinet", (0.25, 1.0, 1.75))
+    goal = NavigationGoal(instance="Cabinet#1")
+    there = Belief(belief.grid, belief.memory, Pose(0.25, 1.0, 0.0, 0.0))
+    navigator = GridNavigator(camera_height=1.5)
+    navigator.in_view = {}  # at a goal pose, not seen: with one miss allowed another pose is tried...
+    assert navigator.step(_observe(), there, goal, max_misses=1).state == NavigationState.MOVING
+    assert navigator.misses["Cabinet#1"] == {(1, 4, 0)}
+    elsewhere = Belief(belief.grid, belief.memory, Pose(0.25, 0.75, 0.0, 0.0))  # ...and at the next, it is given up
+    assert navigator.step(_observe(), elsewhere, goal, max_misses=1).state == NavigationState.UNREACHABLE
+    assert navigator.step(_observe(), elsewhere, goal).state == NavigationState.MOVING  # the default allows three
+
+
 def test_instance_goals_face_the_object_and_look_at_it():
     navigator = GridNavigator(camera_height=1.5)
     belief = _corridor()

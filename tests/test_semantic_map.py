@@ -223,3 +223,18 @@ def test_a_hint_about_an_instance_seen_there_makes_no_unseen_twin():
     mug = m.memory.add("Mug", (0.55, 0.9, 1.05), extent=(0.1, 0.1, 0.1), times_seen=2, confidence=0.9)
     belief = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], hints=[LocationHint("Mug", "in", "SinkBasin")])
     assert belief.memory.of_type("Mug") == [mug] and not m.hints.pending
+
+def test_the_mapper_remembers_how_near_a_surface_was_seen_from_above():
+    from types import SimpleNamespace
+
+    mapper = SemanticMapper()
+    mapper.context = SimpleNamespace(camera=SimpleNamespace(camera_height=1.5))
+    mapper.memory = ObjectMemory()
+    low = mapper.memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(1.0, 0.04, 0.5), times_seen=1)
+    high = mapper.memory.add("Shelf", (0.0, 1.6, 1.0), extent=(1.0, 0.04, 0.3), times_seen=1)
+    mapper.top_views = {}
+    mapper.in_view = {low.key: 0.9, high.key: 0.8}
+    mapper._note_top_views()
+    mapper.in_view = {low.key: 1.4}
+    mapper._note_top_views()
+    assert mapper.top_views == {low.key: 0.9}  # the nearest view; the shelf's top is above the camera

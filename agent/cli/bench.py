@@ -81,6 +81,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                      help="floor plans of this split (tune on train, report on valid_unseen)")
     nav.add_argument("--per-episode", default="", metavar="FILE",
                      help="also write one JSON line per episode and prior (target, steps, shortest, success, spl)")
+    nav.add_argument("--prior", default="both", choices=("both", "learned", "uniform"),
+                     help="the search priors to run (both: learned and uniform on the same episodes)")
     nav.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     nav.set_defaults(handler=run_nav)
     from agent.cli.bench_planner import add_planner_parser
@@ -153,7 +155,9 @@ def run_nav(args: argparse.Namespace) -> int:
 
     sim = Simulator(SimpleNamespace(render="egl", width=300, height=300))
     rows: list[dict] = []
-    result = benchmark(sim, args.episodes, args.perception, args.seed, tuple(split_floor_plans(args.split)), rows)
+    priors = ("learned", "uniform") if args.prior == "both" else (args.prior,)
+    result = benchmark(sim, args.episodes, args.perception, args.seed, tuple(split_floor_plans(args.split)), rows,
+                       priors)
     result["split"] = args.split
     if args.per_episode:
         with open(args.per_episode, "w") as out:
