@@ -1,4 +1,5 @@
-"""Basins set in counters and sinks: the tops are cut open where the basin is, as in AI2-THOR."""
+"""Basins set in counters and sinks: the tops are cut open where the basin is, as in AI2-THOR;
+counters are hollow over the cabinets under them, and a cabinet's floor lies under its box."""
 
 from __future__ import annotations
 
@@ -74,3 +75,26 @@ def test_a_basin_reaches_down_to_where_things_rest_in_it():
     entry = fixed["FloorPlanX"][oid]
     assert 0.97 + entry["offset"][1] + entry["size"][1] / 2 == pytest.approx(0.97)
     assert 0.97 + entry["offset"][1] - entry["size"][1] / 2 == pytest.approx(0.722, abs=0.005)
+
+
+def test_a_counter_is_hollow_over_the_cabinets_under_it_and_a_cabinet_floor_holds_what_rests_on_it():
+    counter = RenderObject("CounterTop|+00.00|+00.90|+00.00", "CounterTop", (0.0, 0.45, 0.0), (2.0, 0.9, 0.6),
+                           body_holes=((-0.25, 0.25, -0.3, 0.3),))
+    rows = object_rows(counter, BOUNDS)
+    assert _covers(rows, 0.0, 0.0, 0.85)  # the top is whole
+    body = [r for parts in rows.values() for r in parts if r[:12].reshape(3, 4)[1, 3] < 0.8]
+    assert body and not any(abs(r[:12].reshape(3, 4)[0, 3]) < 0.25 for r in body)  # no body where the cabinet is
+    cabinet = RenderObject("Cabinet|+00.00|+00.38|+00.00", "Cabinet", (0.0, 0.38, 0.0), (0.4, 0.5, 0.5), is_open=True)
+    tops = [r[:12].reshape(3, 4) for parts in object_rows(cabinet, BOUNDS).values() for r in parts]
+    floor = min(a[1, 3] + np.abs(a[1, :3]).sum() / 2 for a in tops if np.abs(a[1, :3]).sum() < 0.05)
+    assert floor <= 0.13 + 1e-6  # a plate lying 2 cm above the box's bottom (0.15) is above the floor
+
+
+def test_the_kitchen_cuts_its_counters_over_the_cabinets_below_them():
+    from simulator.render.world_view import counter_cuts
+
+    world = kitchen().world
+    cuts = counter_cuts(world)
+    assert cuts and all(world.objects[oid].object_type == "CounterTop" for oid in cuts)
+    drawn = {o.object_id: o for o in render_objects(world)}
+    assert all(drawn[oid].body_holes == cuts[oid] for oid in cuts)

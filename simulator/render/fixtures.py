@@ -18,14 +18,17 @@ _DARK = (0.08, 0.08, 0.09)
 _INSIDE = (0.92, 0.92, 0.90)
 
 
-def _shell(k: Kit, th: float, inside=None, depth: float | None = None) -> None:
-    """A box open at the front: back, sides, top, bottom (inside colour on the back)."""
+def _shell(k: Kit, th: float, inside=None, depth: float | None = None, floor_below: bool = False) -> None:
+    """A box open at the front: back, sides, top, bottom (inside colour on the back). With
+    ``floor_below`` the bottom lies just under the box: what rests on a cabinet's floor
+    (AI2-THOR's plates lie 2 cm above the box's bottom) is not sunk into it."""
     W, H, D = k.W, k.H, depth if depth is not None else k.D
     t0 = -k.D / 2 + D / 2
     k.add(BOX, (0, 0, -k.D / 2 + th / 2), (W, H, th), inside or shade(k.body, 0.8))
     for side in (-1, 1):
         k.add(BOX, (side * (W - th) / 2, 0, t0), (th, H, D))
-        k.add(BOX, (0, side * (H - th) / 2, t0), (W - 2 * th, th, D))
+    k.add(BOX, (0, (H - th) / 2, t0), (W - 2 * th, th, D))
+    k.add(BOX, (0, -(H + th) / 2 if floor_below else -(H - th) / 2, t0), (W - 2 * th, th, D))
 
 
 def _door(k: Kit, th: float, v: float, h: float, rgb=None, mat=None, window=None) -> None:
@@ -75,7 +78,7 @@ def _fridge(k: Kit) -> None:
 
 def _cabinet(k: Kit) -> None:
     th = min(0.03, 0.1 * k.D, 0.1 * k.W)
-    _shell(k, th, None, k.D - th)
+    _shell(k, th, None, k.D - th, floor_below=True)
     if k.obj.is_open:
         _shelves(k, th, ())
     _door(k, th, 0, k.H)
@@ -127,12 +130,12 @@ def _cut(rect: Rect, hole: Rect) -> list[Rect]:
     return [p for p in parts if p[1] - p[0] > 1e-3 and p[3] - p[2] > 1e-3]
 
 
-def _holed_slab(k: Kit, v: float, h: float, rgb=None, mat=None) -> None:
+def _holed_slab(k: Kit, v: float, h: float, rgb=None, mat=None, more: tuple = ()) -> None:
     """A horizontal slab over the whole footprint at local height ``v``, ``h`` thick, with
-    the object's ``holes`` (world rectangles) cut out of it."""
+    the object's ``holes`` (and ``more``; world rectangles) cut out of it."""
     cx, _, cz = k.obj.center
     rects = [footprint(k.obj.center, k.obj.size)]
-    for hole in k.obj.holes:
+    for hole in (*k.obj.holes, *more):
         rects = [piece for r in rects for piece in _cut(r, hole)]
     to_local = k.frame.T  # the frame is orthonormal: world offsets -> (u, v, t)
     for x0, x1, z0, z1 in rects:
@@ -144,9 +147,11 @@ def _holed_slab(k: Kit, v: float, h: float, rgb=None, mat=None) -> None:
 def _counter(k: Kit) -> None:
     top = min(0.05, 0.3 * k.H)
     body = (0.55, 0.42, 0.30)
-    if k.obj.holes:  # a basin is set in it: top and body are cut open there (the basin is drawn itself)
+    if k.obj.holes or k.obj.body_holes:
+        # a basin set in it: top and body cut open there; cabinets and drawers under it: the
+        # body cut open there (each is drawn itself)
         _holed_slab(k, k.H / 2 - top / 2, top)
-        _holed_slab(k, -top / 2, k.H - top, body, WOOD)
+        _holed_slab(k, -top / 2, k.H - top, body, WOOD, k.obj.body_holes)
         return
     k.add(BOX, (0, k.H / 2 - top / 2, 0), (k.W, top, k.D))
     k.add(BOX, (0, -top / 2, -0.03), (k.W * 0.98, k.H - top, k.D - 0.06), body, WOOD)

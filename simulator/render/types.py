@@ -34,6 +34,9 @@ class RenderObject:
     levels: tuple[float, ...] = ()  # shelf heights (absolute y) inside a fridge or cabinet; (): the type's own
     # world (x0, x1, z0, z1) rectangles cut out of a counter's or sink's top: the basins set in it
     holes: tuple[tuple[float, float, float, float], ...] = ()
+    # world rectangles cut out of a counter's body below its top: the cabinets and drawers
+    # under it (drawn themselves, hollow), so that what lies in them shows when they open
+    body_holes: tuple[tuple[float, float, float, float], ...] = ()
 
 
 @dataclass(frozen=True)

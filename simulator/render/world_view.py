@@ -88,11 +88,34 @@ def basin_holes(world: World) -> dict[str, tuple[tuple[float, float, float, floa
     return out
 
 
+UNDER_COUNTERS = ("Cabinet", "Drawer", "Dishwasher")  # built in below a counter top
+
+
+def counter_cuts(world: World) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
+    """objectId of a counter top -> the footprints of the cabinets and drawers below its top
+    (their centre under it, their footprint overlapping its own), clipped to it: the
+    counter's body is not drawn there, or it would fill the cabinets it stands on."""
+    from .fixtures import footprint, overlap
+
+    under = [o for o in world.objects.values() if o.object_type in UNDER_COUNTERS]
+    out: dict[str, tuple[tuple[float, float, float, float], ...]] = {}
+    for o in world.objects.values():
+        if o.object_type != "CounterTop" or not under:
+            continue
+        own, top = footprint(o.position, o.size), o.position[1] + o.size[1] / 2
+        cuts = [overlap(own, footprint(c.position, c.size)) for c in under if c.position[1] < top]
+        cuts = [cut for cut in cuts if cut is not None]
+        if cuts:
+            out[o.object_id] = tuple(sorted(tuple(round(v, 4) for v in cut) for cut in cuts))
+    return out
+
+
 def render_objects(world: World) -> tuple[RenderObject, ...]:
     """One ``RenderObject`` per world object, in ``world.objects`` order (instance k is the
     k-th of them, 1-based). Hidden: inside a closed enclosing receptacle, or held. Counters
-    and sinks have the basins set in them cut out of their tops (``basin_holes``)."""
-    holes = basin_holes(world)
+    and sinks have the basins set in them cut out of their tops (``basin_holes``), counters
+    the cabinets and drawers under them out of their bodies (``counter_cuts``)."""
+    holes, cuts = basin_holes(world), counter_cuts(world)
     out = []
     for oid, o in world.objects.items():
         out.append(
@@ -113,6 +136,7 @@ def render_objects(world: World) -> tuple[RenderObject, ...]:
                 o.extent,
                 o.levels,
                 holes.get(oid, ()),
+                cuts.get(oid, ()),
             )
         )
     return tuple(out)
