@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable
 
 from contracts.belief import ObjectInstance, ObjectMemory
-from contracts.geometry import Pose, sector
+from contracts.geometry import SECTORS, Pose, sector
 from contracts.language import LocationHint
 from contracts.planning import ActionOutcome
 
@@ -136,7 +136,7 @@ class HintBook:
         if not places:
             return False
         anchors = memory.of_type(hint.anchor) if hint.anchor and hint.anchor != "you" else []
-        if not anchors and hint.direction in ("front", "left", "right", "behind"):
+        if not anchors and hint.direction in SECTORS:
             places = [p for p in places if sector(pose, p.position) == hint.direction] or places
         origin = anchors[0].position if anchors else (pose.x, 0.0, pose.z)
         place = min(places, key=lambda p: math.hypot(p.position[0] - origin[0], p.position[2] - origin[2]))

@@ -261,7 +261,7 @@ class SearchSkill(Skill):
         if receptacle is None or self.looks >= 2:
             return None
         x, y, z = receptacle.position
-        distance = max(((x - belief.pose.x) ** 2 + (z - belief.pose.z) ** 2) ** 0.5, 0.1)
+        distance = max(math.hypot(x - belief.pose.x, z - belief.pose.z), 0.1)
         down = math.degrees(math.atan2(self.camera.camera_height - y, distance))
         wanted = min(HORIZONS, key=lambda h: abs(h - down))
         if abs(wanted - belief.pose.horizon) < 1.0:
