@@ -13,7 +13,14 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   and its 3-D centroid and extent, which ``ObjectMemory.observe`` fuses into instances
   (out to ``max_detection_depth``: farther than the map's ``max_depth``, since a far object
   is worth walking to);
-- the Follower's own actions and the hints update the memory (``mapping.memory_updates``).
+- the Follower's own actions and the hints update the memory (``mapping.memory_updates``);
+  after the Follower opened a container, the sighting under its click in the next frame is
+  that container with its door open: the instance's box grows to hold it (``union_box``), so
+  the open door seen later is fused into it instead of becoming a container to open again;
+  a sighting cut by the frame's left or right side is a part whose centre is not the
+  object's: it joins an instance of its type whose box it meets (``nearest_box``). On 104
+  train episodes of ``nesy bench nav`` the two cut the opens that met "already open" from
+  86 to 37 and raised success 0.942 -> 0.962.
 """
 
 from __future__ import annotations
@@ -108,8 +115,9 @@ class SemanticMapper(Mapper):
             self._integrate_geometry(np.where(near[..., None], points, np.nan))
             camera = np.array([observation.pose.x, self.context.camera.camera_height, observation.pose.z])
             self.in_view = {}
+            opened, door = self._just_opened(outcome, detections)
             for detection in detections:
-                self._integrate_detection(points, detection, camera)
+                self._integrate_detection(points, detection, camera, opened if detection is door else None)
             self._navigator.in_view = self.in_view
             self._note_top_views()
         self._clear_footprint(observation.pose.x, observation.pose.z)
@@ -158,7 +166,26 @@ class SemanticMapper(Mapper):
         self.obstacle_hits[rows, cols] = 0
 
     # -- detections ----------------------------------------------------------------------
-    def _integrate_detection(self, points: np.ndarray, detection: Detection, camera: np.ndarray) -> None:
+    def _just_opened(self, outcome: ActionOutcome | None,
+                     detections: list[Detection]) -> tuple[ObjectInstance | None, Detection | None]:
+        """After a successful Open of a remembered instance: it and the detection of its type
+        under the click (the container, its door now open), else (None, None)."""
+        if outcome is None or not outcome.success or outcome.action.action not in ("Open", "OpenObject"):
+            return None, None
+        instance = self.memory.instances.get(outcome.action.object_key or "")
+        click = outcome.action.target
+        if instance is None or "x" not in click:
+            return None, None
+        for detection in detections:
+            rows, cols = detection.mask.shape
+            r = min(int(click["y"] * rows), rows - 1)
+            c = min(int(click["x"] * cols), cols - 1)
+            if detection.object_type == instance.object_type and detection.mask[r, c]:
+                return instance, detection
+        return None, None
+
+    def _integrate_detection(self, points: np.ndarray, detection: Detection, camera: np.ndarray,
+                             opened: ObjectInstance | None = None) -> None:
         p = self.params
         x0, y0, x1, y1 = detection.box  # the mask should lie inside its box: index the box only
         r0, c0 = max(int(np.floor(y0)), 0), max(int(np.floor(x0)), 0)
@@ -181,7 +208,13 @@ class SemanticMapper(Mapper):
         low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
         centroid = tuple(float(v) for v in np.median(hits, axis=0))
         extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
-        if detection.object_type in STACKED:
+        cut = detection.mask[:, 0].any() or detection.mask[:, -1].any()  # cut by the frame's side: a part
+        if opened is not None:
+            instance = union_box(opened, centroid, extent, detection.score, self.step)
+        elif cut and (part_of := nearest_box(self.memory.of_type(detection.object_type), centroid, extent,
+                                             meeting=True)) is not None:
+            instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)
+        elif detection.object_type in STACKED:
             instance = observe_box(self.memory, detection.object_type, centroid, extent, detection.score, self.step)
         else:
             instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
@@ -244,12 +277,37 @@ def observe_box(memory: ObjectMemory, object_type: str, position: tuple[float, f
     the sighting's box holds, absorbs it (``ObjectMemory.fuse``); else a new instance. (A
     horizontal radius merges a column of drawers into one, and the drawers below the
     opened one are never searched.)"""
+    best = nearest_box(memory.of_type(object_type), position, extent)
+    return memory.fuse(best, object_type, position, extent, score, step)
+
+
+def nearest_box(instances: list[ObjectInstance], position: tuple[float, float, float],
+                extent: tuple[float, float, float], meeting: bool = False) -> ObjectInstance | None:
+    """The nearest (3-D) of ``instances`` whose box, grown by ``BOX_MARGIN``, holds the
+    sighting's centre or whose centre the sighting's box holds; with ``meeting``, whose box
+    meets the sighting's box (a part of an object cut by the frame's side: its centre is not
+    the object's)."""
     here, half = np.asarray(position), np.asarray(extent) / 2
     best, best_distance = None, np.inf
-    for instance in memory.of_type(object_type):
+    for instance in instances:
         gap = np.abs(np.asarray(instance.position) - here)
-        if np.all(gap <= np.maximum(np.asarray(instance.extent) / 2, half) + BOX_MARGIN):
+        own = np.asarray(instance.extent) / 2
+        limit = own + half if meeting else np.maximum(own, half)
+        if np.all(gap <= limit + BOX_MARGIN):
             distance = float(np.linalg.norm(gap))
             if distance < best_distance:
                 best, best_distance = instance, distance
-    return memory.fuse(best, object_type, position, extent, score, step)
+    return best
+
+
+def union_box(instance: ObjectInstance, position: tuple[float, float, float], extent: tuple[float, float, float],
+              score: float, step: int) -> ObjectInstance:
+    """Fold a sighting known to be ``instance`` into it as the box holding both (an opened
+    container's body and its door)."""
+    low = np.minimum(np.subtract(instance.position, np.divide(instance.extent, 2)), np.subtract(position, np.divide(extent, 2)))
+    high = np.maximum(np.add(instance.position, np.divide(instance.extent, 2)), np.add(position, np.divide(extent, 2)))
+    instance.position = tuple(float(v) for v in (low + high) / 2)
+    instance.extent = tuple(float(v) for v in high - low)
+    instance.confidence = 1 - (1 - instance.confidence) * (1 - float(score))
+    instance.last_seen, instance.times_seen = step, instance.times_seen + 1
+    return instance
