@@ -16,10 +16,12 @@ get a read-only ``OracleAccess`` instead.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from agent.evaluation.alfred_l import POSITION_REACH
 from agent.firewall import guarded, unguarded
 from agent.metrics import episode_metrics
 from contracts.agents import CommanderContext, FollowerAction
@@ -94,12 +96,20 @@ def episode_task(episode: Episode):
 
 
 def goal_conditions(sim: Simulator, episode: Episode, task) -> tuple[bool, int, int]:
-    """(success, satisfied, total) of the episode's goal in the current state."""
+    """(success, satisfied, total) of the episode's goal in the current state. An ALFRED-L
+    episode's end position is one more condition (``nav-only``: the only one)."""
     if task is not None:
         report = progress_check(sim.world, task)
         return bool(report["success"]), int(report["goal_conditions_satisfied"]), int(report["goal_conditions_total"])
-    progress = goal_progress(sim.world, episode.task_type, episode.pddl_params)
-    return progress.success, progress.satisfied, progress.total
+    success, satisfied, total = True, 0, 0
+    if episode.variant != "nav-only":
+        progress = goal_progress(sim.world, episode.task_type, episode.pddl_params)
+        success, satisfied, total = progress.success, progress.satisfied, progress.total
+    if episode.final_position is not None:
+        follower = sim.world.agents[FOLLOWER]
+        there = math.hypot(follower.x - episode.final_position[0], follower.z - episode.final_position[1]) <= POSITION_REACH
+        success, satisfied, total = success and there, satisfied + there, total + 1
+    return success, satisfied, total
 
 
 def run_episode(
@@ -114,7 +124,8 @@ def run_episode(
     sim = guarded(sim)
     observation = sim.reset(episode.start)
     log = EpisodeLog(episode)
-    briefing = FollowerBriefing(episode.suite, episode.goal_text, episode.step_texts if give_step_instructions else ())
+    steps_given = give_step_instructions or bool(episode.variant)  # ALFRED-L is told step by step
+    briefing = FollowerBriefing(episode.suite, episode.goal_text, episode.step_texts if steps_given else ())
     context = ModuleContext(sim.camera_intrinsics(), sim.rendering, seed, worker_index)
     access = OracleAccess(unguarded(sim), episode, task)
     for module in getattr(agents.follower, "oracle_modules", lambda: [])():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import resource
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from contracts.belief import Belief
@@ -157,10 +158,10 @@ class PddlPlanner(SubgoalPlanner):
         """The task's plan; once the task holds as far as the Belief tells (or cannot be
         planned) while the Commander has given steps since stating it, the plan of its next
         unfinished step. Steps that came with the task (ALFRED's step instructions) only
-        describe it."""
+        describe it, but for the walks after its last manipulation (``described_steps``)."""
         use_task = has_task(goal)
         if use_task and self.task_steps is None:
-            self.task_steps = len(goal.subgoals)
+            self.task_steps = described_steps(goal.subgoals)
         while True:
             later = use_task and max(self.subgoal_index, self.task_steps or 0) < len(goal.subgoals)
             state = symbolic_state(belief, self.history)
@@ -206,6 +207,13 @@ class PddlPlanner(SubgoalPlanner):
         if not solution.solved:
             return None, f"no plan reaches the goal: {solution.reason}"
         return steps_of(solution, problem, state), ""
+
+
+def described_steps(subgoals: Sequence[Subgoal]) -> int:
+    """How many of the subgoals given with a task only describe it: those up to its last
+    manipulation. Walks after it ("Walk back to the microwave.", ALFRED-L's REV steps) say
+    where to end: followed once the task holds."""
+    return max((i + 1 for i, sg in enumerate(subgoals) if sg.action != "GotoLocation"), default=0)
 
 
 def _cpu_seconds() -> float:

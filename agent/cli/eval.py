@@ -31,6 +31,8 @@ def intermixed(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    from agent.evaluation.suites import SUITES
+
     parser = subparsers.add_parser(
         "eval",
         help="evaluate a config's agents on a suite split (parallel, resumable)",
@@ -42,7 +44,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     intermixed(parser)
     add_config_arguments(parser, default=None)
-    parser.add_argument("--suite", required=True, choices=("tatc", "alfred"), help="benchmark suite")
+    parser.add_argument("--suite", required=True, choices=SUITES,
+                        help="benchmark suite (alfred-nav-only, alfred-rev-1, alfred-rev-n: ALFRED-L's variants of alfred)")
     parser.add_argument("--split", required=True, help="e.g. valid_unseen, valid_seen, train (alfred: dev, train)")
     parser.add_argument("--out", required=True, metavar="DIR", help="run folder (created; resumed if it exists)")
     parser.add_argument("--episodes", type=positive_int, default=None, metavar="N",

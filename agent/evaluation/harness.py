@@ -93,7 +93,7 @@ def run_evaluation(request: EvalRequest) -> EvalRun:
     loaded = load_config(request.config, list(request.overrides))
     check_modules(loaded)
     config_text = to_yaml(loaded.config)
-    data = request.data or (loaded.config.evaluation.alfred_data if request.suite == "alfred" else None)
+    data = request.data or (loaded.config.evaluation.alfred_data if request.suite != "tatc" else None)
     if data and request.suite == "tatc" and Path(data).is_dir():
         raise EvalError(f"--data {data} is a folder; the tatc suite reads one episode file "
                         "(.json or .json.gz, e.g. from `nesy episodes build --out FILE`)")

@@ -3,7 +3,9 @@
 ``tatc``: the shipped episode set of the split (``simulator/episodes/data``) or a file.
 ``alfred``: one episode per (trajectory, annotation) of an ALFRED trajectories file
 (``evaluation.alfred_data`` or ``--data``), those of the split in supported floor plans
-(the 13 without recorded receptacles are left out). Episodes are ordered
+(the 13 without recorded receptacles are left out); ``alfred-nav-only``, ``alfred-rev-1``,
+``alfred-rev-n``: the same episodes changed into ALFRED-L's variants
+(``agent.evaluation.alfred_l``). Episodes are ordered
 round-robin over task types (sorted by name; within a type in file order), so the first N
 of a run cover the task types evenly; ``--task-types`` keeps only the named types.
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 from contracts.errors import NesyError
 from simulator.episodes.model import Episode
 
-SUITES = ("tatc", "alfred")
+SUITES = ("tatc", "alfred", "alfred-nav-only", "alfred-rev-1", "alfred-rev-n")
 
 
 class SuiteError(NesyError):
@@ -42,20 +44,22 @@ def load_suite(suite: str, split: str, data: str | Path | None = None) -> list[E
             found = dict(Counter(e.split for e in episodes))
             raise SuiteError(f"{path}: no episodes of split {split!r} (it holds {found})")
         return chosen
-    if suite == "alfred":
+    if suite in SUITES[1:]:
+        from agent.evaluation.alfred_l import alfred_l_episodes
         from simulator.alfred.trajectories import load_trajectories
         from simulator.episodes.alfred import alfred_episodes
 
         if not data:
             raise SuiteError(
-                "the alfred suite needs ALFRED trajectories: set evaluation.alfred_data in the "
+                f"the {suite} suite needs ALFRED trajectories: set evaluation.alfred_data in the "
                 "config (e.g. evaluation.alfred_data=../shared/data/alfred_train.jsonl.gz) or "
                 "pass --data FILE"
             )
         from simulator.scenes import supported_scenes
 
         supported = set(supported_scenes())
-        episodes = list(alfred_episodes(load_trajectories(data)))
+        trajectories = load_trajectories(data)
+        episodes = list(alfred_episodes(trajectories) if suite == "alfred" else alfred_l_episodes(trajectories, suite))
         # trajectories in the 13 floor plans without recorded receptacles cannot be run
         chosen = [e for e in episodes if e.split == split and e.floor_plan in supported]
         if not chosen:

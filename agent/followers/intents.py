@@ -34,8 +34,16 @@ class IntentReader:
         self.answers: list[Intent] = []  # the answers among the utterances read last
 
     def briefing_goal(self, briefing: FollowerBriefing) -> Goal:
-        task = self.parser.parse_goal(briefing.goal_text, briefing.step_texts)
-        steps = tuple(sg for text in briefing.step_texts for sg in self.parser.parse_step(text))
+        """The task and steps of the briefing. Walks after the last manipulation ("Walk back
+        to the microwave.", ALFRED-L's REV steps) say where to end, not what the task is: the
+        task is parsed without them; walks alone with no goal sentence (NAV-ONLY) are no task."""
+        parsed = [self.parser.parse_step(text) for text in briefing.step_texts]
+        described = len(parsed)
+        while described and parsed[described - 1] and all(sg.action == "GotoLocation" for sg in parsed[described - 1]):
+            described -= 1
+        steps = tuple(sg for subgoals in parsed for sg in subgoals)
+        walks_only = described == 0 and bool(steps) and not briefing.goal_text.strip()
+        task = None if walks_only else self.parser.parse_goal(briefing.goal_text, briefing.step_texts[:described])
         return Goal(task, steps)
 
     def read(self, utterances: Sequence[str], goal: Goal) -> tuple[Goal, list[LocationHint]]:

@@ -3,7 +3,7 @@
 An episode is one evaluation instance: the suite (``tatc`` or ``alfred``), its split, the
 task (a TEACh task name with parameters, or an ALFRED task type with PDDL params), the
 start state, the expert's action count (for path-length weighting) and, for ALFRED, the
-human language of one annotation.
+human language of one annotation; an ALFRED-L variant also says where the Follower must end.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Episode:
     goal_text: str = ""  # ALFRED: the human goal of this annotation
     step_texts: tuple[str, ...] = ()  # ALFRED: the human step instructions
     seed: int = 0
+    variant: str = ""  # ALFRED-L: "nav-only" (no task: only where to end), "rev-1", "rev-n"
+    final_position: tuple[float, float] | None = None  # ALFRED-L: where the Follower must end (world x, z)
 
     @property
     def floor_plan(self) -> str:
@@ -104,6 +106,7 @@ def episode_from_dict(data: dict[str, Any]) -> Episode:
             "start": start_from_dict(data["start"]),
             "task_params": tuple(data.get("task_params", ())),
             "step_texts": tuple(data.get("step_texts", ())),
+            "final_position": tuple(data["final_position"]) if data.get("final_position") else None,
         }
     )
 

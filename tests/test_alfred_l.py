@@ -1,0 +1,127 @@
+"""ALFRED-L's variants: where the expert stood, what the Follower is told, how success is
+judged, and that a Follower follows walks that come after its task."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from agent.cli import main
+from agent.evaluation.alfred_l import POSITION_REACH, alfred_l_episodes, step_positions, variant_episode
+from agent.followers.intents import IntentReader
+from agent.runner import goal_conditions
+from contracts.language import Subgoal
+from contracts.observation import FOLLOWER, FollowerBriefing
+from planner.pddl_planner import described_steps
+from simulator.alfred.trajectories import Trajectory, load_trajectories
+from simulator.episodes.model import Episode
+from simulator.start_state import StartState
+
+ROOT = Path(__file__).resolve().parents[1]
+ALFRED_DATA = ROOT.parent / "shared" / "data" / "alfred_train.jsonl.gz"
+
+
+def trajectory() -> Trajectory:
+    """Walk to the counter, pick up the apple, walk to the fridge, put it in, walk to the table."""
+    high = ({"action": "GotoLocation", "args": ["countertop"]}, {"action": "PickupObject", "args": ["apple"]},
+            {"action": "GotoLocation", "args": ["fridge"]}, {"action": "PutObject", "args": ["apple", "fridge"]},
+            {"action": "GotoLocation", "args": ["diningtable"]}, {"action": "PutObject", "args": ["apple", "diningtable"]},
+            {"action": "NoOp", "args": []})
+    low = ({"action": "MoveAhead", "high_idx": 0}, {"action": "MoveAhead", "high_idx": 0},
+           {"action": "PickupObject", "high_idx": 1},
+           {"action": "RotateRight", "high_idx": 2}, {"action": "MoveAhead", "high_idx": 2},
+           {"action": "LookDown", "high_idx": 2}, {"action": "PutObject", "high_idx": 3},
+           {"action": "RotateRight", "high_idx": 4}, {"action": "MoveAhead", "high_idx": 4},
+           {"action": "MoveAhead", "high_idx": 4}, {"action": "PutObject", "high_idx": 5})
+    return Trajectory("trial_x", "pick_and_place_simple", "FloorPlan1", {}, {"x": 1.0, "z": 2.0, "rotation": 0},
+                      (), (), False, low, high)
+
+
+def episode(t: Trajectory) -> Episode:
+    steps = ("Go to the counter.", "Pick up the apple.", "Turn right to the fridge.", "Put the apple in the fridge.",
+             "Turn right and walk to the table.", "Put the apple on the table.")
+    return Episode("trial_x:0", "alfred", "train", t.task_type, StartState("FloorPlan1", (), (1.0, 2.0, 0, 30.0)), len(t.expert_low_actions),
+                   goal_text="Put an apple on the table.", step_texts=steps)
+
+
+def test_the_expert_stands_where_its_recorded_moves_take_it():
+    where = step_positions(trajectory())
+    assert where[0] == (1.0, 2.5) and where[1] == (1.0, 2.5)  # two steps ahead (+z), then a pickup in place
+    assert where[2] == (1.25, 2.5) and where[3] == (1.25, 2.5)  # turned right (+x), one step
+    assert where[4] == (1.25, 2.0) and where[5] == (1.25, 2.0) and where[6] == (1.25, 2.0)  # right again (-z), two
+
+
+def test_variants_keep_or_add_the_right_instructions_and_end_where_the_expert_stood():
+    t = trajectory()
+    e = episode(t)
+    nav = variant_episode(t, e, "nav-only")
+    assert nav.goal_text == "" and nav.step_texts == (e.step_texts[0], e.step_texts[2], e.step_texts[4])
+    assert nav.final_position == (1.25, 2.0) and nav.variant == "nav-only" and nav.expert_actions == 8
+    rev1 = variant_episode(t, e, "rev-1")
+    assert rev1.step_texts[:-1] == e.step_texts and rev1.step_texts[-1].endswith("to the fridge.")
+    assert rev1.final_position == (1.25, 2.5) and rev1.goal_text == e.goal_text
+    revn = variant_episode(t, e, "rev-n")
+    assert [s.split(" to the ")[-1] for s in revn.step_texts[-2:]] == ["fridge.", "counter."]
+    assert revn.final_position == (1.0, 2.5)
+    assert variant_episode(t, replace(e, step_texts=e.step_texts[:3]), "nav-only") is None  # words and steps disagree
+    two_walks = replace(t, high_pddl=t.high_pddl[:4] + t.high_pddl[6:])
+    assert variant_episode(two_walks, replace(e, step_texts=e.step_texts[:4]), "rev-n") is None  # too few walks
+
+
+def test_nav_only_success_is_the_end_position_alone():
+    e = replace(episode(trajectory()), variant="nav-only", final_position=(1.0, 2.0))
+    agents = [SimpleNamespace(x=0.0, z=0.0), SimpleNamespace(x=0.0, z=0.0)]
+    sim = SimpleNamespace(world=SimpleNamespace(agents=agents))
+    agents[FOLLOWER].x, agents[FOLLOWER].z = 1.0 + POSITION_REACH - 0.01, 2.0
+    assert goal_conditions(sim, e, None) == (True, 1, 1)
+    agents[FOLLOWER].x = 1.0 + POSITION_REACH + 0.01
+    assert goal_conditions(sim, e, None) == (False, 0, 1)
+
+
+class _Parser:
+    """Words -> subgoals by the first word (enough to brief an IntentReader)."""
+
+    def parse_step(self, text: str) -> list[Subgoal]:
+        verb, *_, last = text.rstrip(".").split()
+        return [Subgoal("GotoLocation" if verb in ("Go", "Walk") else "PickupObject", last.capitalize())]
+
+    def parse_goal(self, goal: str, steps=()):
+        return "a task"
+
+
+def test_walks_alone_are_no_task_and_walks_after_the_last_manipulation_are_followed():
+    reader = IntentReader(_Parser())
+    walks = reader.briefing_goal(FollowerBriefing("alfred", "", ("Go to the fridge.", "Walk to the table.")))
+    assert walks.task is None and [s.object for s in walks.subgoals] == ["Fridge", "Table"]
+    told = reader.briefing_goal(FollowerBriefing("alfred", "", ("Go to the fridge.", "Take the apple.")))
+    assert told.task == "a task"
+    steps = [Subgoal("GotoLocation", "Fridge"), Subgoal("PickupObject", "Apple"), Subgoal("GotoLocation", "Table"),
+             Subgoal("PutObject", "Apple", "Table"), Subgoal("GotoLocation", "Fridge")]
+    assert described_steps(steps) == 4  # the walk back to the fridge is followed once the task holds
+    assert described_steps(steps[:4]) == 4 and described_steps(steps[:1]) == 0
+
+
+@pytest.mark.skipif(not ALFRED_DATA.is_file(), reason=f"ALFRED data not found at {ALFRED_DATA}")
+def test_an_alfred_l_suite_runs_and_is_judged_by_position(tmp_path):
+    small = tmp_path / "alfred.jsonl.gz"
+    with gzip.open(ALFRED_DATA, "rt") as source:
+        lines = [line for line in itertools.islice(source, 0, None, 97)
+                 if json.loads(line)["task_type"] == "pick_heat_then_place_in_recep"][:2]
+    with gzip.open(small, "wt") as target:
+        target.writelines(lines)
+    episodes = list(alfred_l_episodes(load_trajectories(small), "alfred-rev-n"))
+    assert episodes and all(e.variant == "rev-n" and e.final_position is not None for e in episodes)
+    out = tmp_path / "run"
+    args = ["eval", "default", "--suite", "alfred-rev-n", "--split", episodes[0].split, "--episodes", "2",
+            "--out", str(out), f"evaluation.alfred_data={small}", "modules.parser.name=rules"]
+    assert main(args) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["suite"] == "alfred-rev-n" and summary["episodes"] == 2
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert all(r["episode_id"].endswith(":rev-n") and r["goal_conditions_total"] >= 2 for r in rows)
