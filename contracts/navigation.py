@@ -28,6 +28,7 @@ class NavigationGoal:
     instance: str | None = None
     point: tuple[float, float] | None = None
     reach: float = 1.5  # metres (AI2-THOR's interaction distance)
+    centred: bool = False  # an instance: prefer the poses nearest its middle ("go to the desk": its front)
 
     def __post_init__(self) -> None:
         if (self.instance is None) == (self.point is None):

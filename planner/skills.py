@@ -271,7 +271,9 @@ class SearchSkill(Skill):
 
 
 class GotoSkill(Skill):
-    """Walk to an instance (a plan that ends next to something, e.g. ALFRED's lamp)."""
+    """Walk to an instance (a plan that ends next to something, e.g. ALFRED's lamp, or a step
+    "Go to the desk."), to the pose within reach nearest its middle: people who say "go to
+    the desk" mean its front, not its nearest corner."""
 
     def __init__(self, key: str, navigator: Navigator) -> None:
         self.key, self.navigator, self.steps = key, navigator, 0
@@ -280,7 +282,7 @@ class GotoSkill(Skill):
         self.steps += 1
         if self.key not in belief.memory.instances or self.steps > MAX_STEPS:
             return SkillStep.fail(f"{self.key} is not in memory: not where believed")
-        nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH))
+        nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH, centred=True))
         if nav.state == NavigationState.MOVING and nav.action:
             return SkillStep.act(LowLevelAction(nav.action))
         if nav.state == NavigationState.UNREACHABLE:
