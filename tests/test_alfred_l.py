@@ -13,7 +13,12 @@ from types import SimpleNamespace
 import pytest
 
 from agent.cli import main
-from agent.evaluation.alfred_l import POSITION_REACH, alfred_l_episodes, step_positions, variant_episode
+from agent.evaluation.alfred_l import (
+    POSITION_REACH,
+    alfred_l_episodes,
+    step_positions,
+    variant_episode,
+)
 from agent.followers.intents import IntentReader
 from agent.runner import goal_conditions
 from contracts.language import Subgoal
