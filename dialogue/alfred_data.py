@@ -1,5 +1,10 @@
 """Reading ALFRED-format trajectories (our jsonl(.gz) extract or ALFRED ``traj_data.json``)
-into annotation records, and the deterministic train/dev split BY TRIAL.
+into annotation records, and the deterministic train/dev split BY FLOOR PLAN
+(``simulator.episodes.alfred.dev_split``: the dev floor plans are unseen in training).
+
+For tuning, ``fit``/``val`` split our train part again by floor plan (``VAL_FLOOR_PLANS``,
+3 of the remaining train floor plans of each room kind, by a hash with seed 1), so
+choices are made without looking at the dev floor plans.
 """
 
 from __future__ import annotations
@@ -13,11 +18,26 @@ from typing import Any
 
 from contracts.errors import NesyError
 from contracts.language import ALFRED_FIELDS, ALFRED_TASK_TYPES
-from simulator.episodes.alfred import SPLIT_SEED, trial_split
+from simulator.episodes.alfred import DEV_FRACTION, SPLIT_SEED, dev_floor_plans, dev_split
 
 # The shared data folder beside the repository (override with NESY_SHARED_DATA).
 DEFAULT_DATA = Path(os.environ.get("NESY_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")) / "alfred_train.jsonl.gz"
 _ALIASES = {"Glassbottle": "Bottle", "GlassBottle": "Bottle"}
+SPLITS = ("all", "train", "dev", "fit", "val")  # fit + val = train (validation carved from train floor plans)
+
+
+def val_floor_plans(seed: int = SPLIT_SEED) -> tuple[str, ...]:
+    """Train floor plans held out for tuning (never the dev ones)."""
+    return dev_floor_plans(seed + 1, DEV_FRACTION, dev_floor_plans(seed))
+
+
+def in_split(floor_plan: str, split: str, seed: int = SPLIT_SEED) -> bool:
+    if split == "all":
+        return True
+    part = dev_split(floor_plan, seed)
+    if split in ("train", "dev"):
+        return part == split
+    return part == "train" and (floor_plan in val_floor_plans(seed)) == (split == "val")
 
 
 class DataFormatError(NesyError):
@@ -33,6 +53,7 @@ class Annotation:
     steps: tuple[str, ...]
     gold: dict[str, Any]  # the ALFRED_FIELDS
     high_pddl: tuple[dict[str, Any], ...] = ()
+    floor_plan: str = ""
 
 
 def _open_records(path: Path) -> list[dict[str, Any]]:
@@ -71,9 +92,10 @@ def _gold(record: dict[str, Any], where: str) -> dict[str, Any]:
 
 
 def load_annotations(path: str | Path, split: str = "all", seed: int = SPLIT_SEED) -> list[Annotation]:
-    """Every annotation in an ALFRED-format file; ``split`` = all | train | dev (by trial)."""
-    if split not in ("all", "train", "dev"):
-        raise NesyError(f"unknown split {split!r}; expected all, train or dev")
+    """Every annotation in an ALFRED-format file; ``split`` = all | train | dev (by floor plan),
+    or fit | val (train split again by floor plan, for tuning)."""
+    if split not in SPLITS:
+        raise NesyError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
     path = Path(path)
     out: list[Annotation] = []
     for n, record in enumerate(_open_records(path)):
@@ -81,7 +103,11 @@ def load_annotations(path: str | Path, split: str = "all", seed: int = SPLIT_SEE
         if not isinstance(record, dict):
             raise DataFormatError(f"{where}: expected a JSON object, got {type(record).__name__}")
         trial = str(record.get("trial") or record.get("task_id") or f"{path.name}#{n}")
-        if split != "all" and trial_split(trial, seed) != split:
+        floor_plan = record.get("floor_plan") or (record.get("scene") or {}).get("floor_plan")
+        if split != "all" and not isinstance(floor_plan, str):
+            raise DataFormatError(f"{where}: the {split} split is by floor plan, but the trajectory has no "
+                                  "'floor_plan' (or ALFRED 'scene.floor_plan')")
+        if not in_split(floor_plan or "", split, seed):
             continue
         gold = _gold(record, where)
         anns = record.get("annotations")
@@ -97,5 +123,5 @@ def load_annotations(path: str | Path, split: str = "all", seed: int = SPLIT_SEE
             if not isinstance(ann, dict) or not isinstance(ann.get("task_desc"), str):
                 raise DataFormatError(f"{where}: an annotation lacks the string 'task_desc'")
             steps = tuple(str(s) for s in ann.get("high_descs") or ())
-            out.append(Annotation(trial, ann["task_desc"], steps, gold, high))
+            out.append(Annotation(trial, ann["task_desc"], steps, gold, high, floor_plan or ""))
     return out

@@ -1,8 +1,9 @@
 """The ``trained`` parser: the shipped n-gram models (``dialogue/models/trained_parser.pt``)
-for ALFRED goals (-> task spec: an ensemble of 3, averaged, decoded jointly over the field
-combinations seen in training) and step instructions (-> subgoals). Dialogue acts and
-TEACh task statements are decided by the rule-based parser, whose subgoals the step model
-replaces for single-step imperative sentences it is confident about.
+for ALFRED goals (-> task spec: an ensemble of 3, averaged; the more probable of the
+independent decode and the best field combination seen in training) and step instructions
+(-> subgoals). Dialogue acts and TEACh task statements are decided by the rule-based parser,
+whose subgoals the step model replaces for single-step imperative sentences it is confident
+about.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ from dialogue import model as M
 from dialogue.rules import RulesParser
 
 _ACTION = {"ToggleObject": "ToggleObjectOn"}
-NOVELTY_MARGIN = 3.0
+# A combination of fields seen in training is preferred only when the independent decode is not
+# more probable: in unseen floor plans unseen combinations are common (on the validation floor
+# plans a 3-nat preference for seen ones cost 4 points of all-fields accuracy, 0.776 -> 0.735).
+NOVELTY_MARGIN = 0.0
 
 
 @lru_cache(maxsize=1)
@@ -113,7 +117,8 @@ class TrainedParser(Parser):
 
     def _joint(self, p: dict[str, dict[str, float]]) -> TaskSpec:
         """The most probable field combination seen in training, unless the independent
-        (constraint-respecting) decode is more than ``NOVELTY_MARGIN`` nats more probable."""
+        (constraint-respecting) decode is more than ``NOVELTY_MARGIN`` nats more probable
+        (with 0, whichever of the two is more probable)."""
         independent = _decode(p)
         if self._combos is None:
             return independent

@@ -1,4 +1,5 @@
-"""Training the ``trained`` parser on ALFRED train annotations (our train split BY TRIAL):
+"""Training the ``trained`` parser on ALFRED train annotations (our train split BY FLOOR PLAN:
+the dev floor plans are never seen):
 an ensemble of goal models (goal [+ steps] -> ALFRED fields) and a step model (step instruction -> the
 expert's high-level action and its arguments). CPU, a few minutes, reproducible from a seed.
 """
@@ -20,7 +21,7 @@ from contracts.language import ALFRED_FIELDS
 from dialogue import model as M
 from dialogue.alfred_data import DEFAULT_DATA, Annotation, load_annotations
 from dialogue.model import DEFAULT_MODEL
-from simulator.episodes.alfred import DEV_FRACTION, SPLIT_SEED
+from simulator.episodes.alfred import DEV_FRACTION, SPLIT_SEED, dev_floor_plans
 
 STEP_HEADS = ("action", "arg0", "arg1")
 
@@ -31,6 +32,7 @@ class TrainConfig:
     out: Path = DEFAULT_MODEL
     seed: int = 0
     split_seed: int = SPLIT_SEED
+    split: str = "train"  # or "fit" (train minus the validation floor plans, for tuning)
     epochs: int = 8
     ensemble: int = 3  # goal models with seeds seed, seed+1, ...; their probabilities are averaged
     batch_size: int = 64
@@ -108,7 +110,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     """Train both models on our train split and write ``cfg.out``; returns a summary."""
     start = time.perf_counter()
     torch.set_num_threads(1)
-    anns = load_annotations(cfg.data, "train", cfg.split_seed)
+    anns = load_annotations(cfg.data, cfg.split, cfg.split_seed)
     rng = random.Random(cfg.seed)
     goals = goal_examples(anns, rng, cfg.goal_only_fraction)
     steps = step_examples(anns)
@@ -119,7 +121,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     log(f"training the step model on {len(steps)} step instructions")
     models["step"] = fit(steps, STEP_HEADS, cfg, log)
     combos = sorted({tuple(str(a.gold[f]) for f in ALFRED_FIELDS) for a in anns})
-    meta = {"seed": cfg.seed, "split_seed": cfg.split_seed, "dev_fraction": DEV_FRACTION, "epochs": cfg.epochs,
+    meta = {"seed": cfg.seed, "split": cfg.split, "split_seed": cfg.split_seed, "dev_fraction": DEV_FRACTION,
+            "dev_floor_plans": list(dev_floor_plans(cfg.split_seed)), "epochs": cfg.epochs,
             "ensemble": cfg.ensemble, "train_annotations": len(anns), "data": Path(cfg.data).name,
             "lexicon": M.lexicon_digest(), "combos": [list(c) for c in combos]}
     M.save(Path(cfg.out), models, meta)

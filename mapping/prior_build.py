@@ -1,9 +1,9 @@
 """Builds the search prior ``mapping/data/search_prior.json`` from ALFRED train data (an
 offline tool: it uses the simulator to place objects; no Follower-run module imports it).
 
-For every ALFRED train trajectory of our train split (trials, not the dev split; ALFRED
-train has no unseen floor plans) the start state is built in the simulator, and each
-pickupable object's receptacle type is counted. Objects without a receptacle are left out:
+For every ALFRED train trajectory of our train split (not the dev floor plans of
+``simulator.episodes.alfred.dev_split``; ALFRED train has no unseen floor plans) the start
+state is built in the simulator, and each pickupable object's receptacle type is counted. Objects without a receptacle are left out:
 the simulator cannot tell an object on the floor from one on a surface it has no box for,
 and the floor is searched by frontier exploration anyway. The table is
 ``{object type: {receptacle type: count}}`` with a provenance header.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from mapping.search_prior import PRIOR_PATH
 from simulator.alfred.trajectories import load_trajectories
-from simulator.episodes.alfred import trial_split
+from simulator.episodes.alfred import dev_split
 from simulator.scenes import UnsupportedSceneError
 from simulator.start_state import build_world
 
@@ -29,7 +29,7 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], int]:
     counts: dict[str, Counter] = defaultdict(Counter)
     used = 0
     for trajectory in load_trajectories(path):
-        if trial_split(trajectory.task_id) != "train":
+        if dev_split(trajectory.floor_plan) != "train":
             continue
         try:
             world = build_world(trajectory.start_state())
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     counts, used = count_placements(args.trajectories)
     table = {t: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for t, c in sorted(counts.items())}
-    args.out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split of trials",
+    args.out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
                                     "trajectories": used, "counts": table}, indent=0, sort_keys=False) + "\n")
     print(f"{args.out}: {len(table)} object types from {used} trajectories")
     return 0

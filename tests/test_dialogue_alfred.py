@@ -1,4 +1,4 @@
-"""ALFRED data reading, the by-trial split, the parse-eval benchmark, the trained parser and the CLI."""
+"""ALFRED data reading, the by-floor-plan split, the parse-eval benchmark, the trained parser and the CLI."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ import pytest
 from agent.cli import main
 from contracts.errors import NesyError
 from contracts.language import ALFRED_FIELDS
-from dialogue.alfred_data import DataFormatError, load_annotations, trial_split
+from dialogue.alfred_data import DataFormatError, load_annotations, val_floor_plans
 from dialogue.evaluate import evaluate
 from dialogue.rules import RulesParser
 from dialogue.trained import TrainedParser
+from simulator.episodes.alfred import DEV_FLOOR_PLANS, ROOM_KINDS, dev_floor_plans, dev_split
+from simulator.episodes.splits import TEST_UNSEEN, VALID_UNSEEN
 
 RECORD = {
-    "trial": "trial_T0001", "task_type": "pick_clean_then_place_in_recep",
+    "trial": "trial_T0001", "floor_plan": "FloorPlan1", "task_type": "pick_clean_then_place_in_recep",
     "pddl_params": {"object_target": "Mug", "parent_target": "CoffeeMachine", "toggle_target": "",
                     "mrecep_target": "", "object_sliced": False},
     "high_pddl": [{"action": "GotoLocation", "args": ["countertop"]}, {"action": "PickupObject", "args": ["mug"]},
@@ -58,11 +60,33 @@ def test_malformed_files_give_one_clear_error(tmp_path: Path, content: str) -> N
         load_annotations(tmp_path / "missing.jsonl")
 
 
-def test_split_is_by_trial_and_deterministic() -> None:
-    splits = [trial_split(f"trial_{i}") for i in range(2000)]
-    assert splits == [trial_split(f"trial_{i}") for i in range(2000)]
-    assert 0.1 < splits.count("dev") / len(splits) < 0.2
-    assert splits != [trial_split(f"trial_{i}", seed=1) for i in range(2000)]
+def test_dev_split_holds_out_whole_floor_plans_and_is_stable() -> None:
+    assert DEV_FLOOR_PLANS == ("FloorPlan5", "FloorPlan13", "FloorPlan16", "FloorPlan25", "FloorPlan204", "FloorPlan213",
+                               "FloorPlan214", "FloorPlan218", "FloorPlan306", "FloorPlan309", "FloorPlan319",
+                               "FloorPlan328", "FloorPlan403", "FloorPlan413", "FloorPlan415", "FloorPlan422")
+    assert dev_floor_plans() == DEV_FLOOR_PLANS and dev_floor_plans(seed=1) != DEV_FLOOR_PLANS
+    for base in ROOM_KINDS.values():  # stratified: 4 of the 27 train floor plans of each room kind
+        assert sum(base < int(f.removeprefix("FloorPlan")) <= base + 30 for f in DEV_FLOOR_PLANS) == 4
+    assert not set(DEV_FLOOR_PLANS) & (set(VALID_UNSEEN) | set(TEST_UNSEEN))
+    val = val_floor_plans()  # the tuning split is carved from train floor plans only
+    assert len(val) == 12 and not set(val) & set(DEV_FLOOR_PLANS)
+    assert all(dev_split(f) == "train" for f in val)
+
+
+def test_no_floor_plan_in_both_parts(tmp_path: Path) -> None:
+    path = tmp_path / "plans.jsonl"
+    plans = [f"FloorPlan{base + i}" for base in ROOM_KINDS.values() for i in range(1, 31)]
+    path.write_text("".join(json.dumps({**RECORD, "trial": f"t{k}", "floor_plan": plan}) + "\n"
+                            for k, plan in enumerate(plans * 2)))
+    parts = {split: {a.floor_plan for a in load_annotations(path, split)} for split in ("train", "dev", "fit", "val")}
+    assert parts["dev"] == set(DEV_FLOOR_PLANS) and not parts["train"] & parts["dev"]
+    assert parts["fit"] | parts["val"] == parts["train"] and not parts["fit"] & parts["val"]
+    assert len(load_annotations(path, "all")) == 4 * len(plans)
+    missing = tmp_path / "noplan.jsonl"
+    missing.write_text(json.dumps({k: v for k, v in RECORD.items() if k != "floor_plan"}) + "\n")
+    assert len(load_annotations(missing)) == 2
+    with pytest.raises(DataFormatError, match="floor_plan"):
+        load_annotations(missing, "dev")
 
 
 def test_evaluate_reports_every_field(jsonl: Path) -> None:

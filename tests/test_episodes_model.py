@@ -64,5 +64,5 @@ def test_alfred_episode_per_annotation():
     episodes = list(alfred_episodes([trajectory]))
     assert [e.goal_text for e in episodes] == ["Put a mug in the fridge.", "Chill the mug."]
     assert all(e.expert_actions == 7 and e.start.scene == "FloorPlan1" for e in episodes)
-    assert alfred_split("FloorPlan10", "x") == "valid_unseen"
-    assert alfred_split("FloorPlan1", "trial_X") in ("train", "dev")
+    assert alfred_split("FloorPlan10") == "valid_unseen"
+    assert alfred_split("FloorPlan1") == "train" and alfred_split("FloorPlan5") == "dev"

@@ -36,8 +36,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     e.add_argument("file", metavar="FILE", type=Path, help="ALFRED-format trajectories")
     e.add_argument("--parser", default="trained", help="registered parser (default: trained)")
-    e.add_argument("--split", default="all", choices=("all", "train", "dev"),
-                   help="evaluate only our train/dev split (by trial, seed 0); default: all")
+    e.add_argument("--split", default="all", choices=("all", "train", "dev", "fit", "val"),
+                   help="evaluate only our train/dev split (by floor plan: dev = 16 held-out train floor plans), "
+                        "or fit/val (train split again by floor plan, for tuning); default: all")
     e.add_argument("--goal-only", action="store_true", help="ignore the step instructions")
     e.add_argument("--limit", type=int, default=0, help="evaluate only the first N annotations")
     e.add_argument("--json", action="store_true", help="one JSON object on the last stdout line")
@@ -51,6 +52,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     tr.add_argument("--out", type=Path, default=None, help="model file (default: the shipped model)")
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--epochs", type=int, default=None)
+    tr.add_argument("--split", default="train", choices=("train", "fit"),
+                    help="train on our train split (default) or on fit (train minus the validation floor plans)")
     tr.add_argument("--json", action="store_true", help="one JSON object on the last stdout line")
     tr.set_defaults(handler=run_train)
     t.set_defaults(handler=lambda args: (t.print_help(), 2)[1])
@@ -117,7 +120,7 @@ def run_eval(args: argparse.Namespace) -> int:
 def run_train(args: argparse.Namespace) -> int:
     from dialogue.training import TrainConfig, train
 
-    cfg = TrainConfig(seed=args.seed)
+    cfg = TrainConfig(seed=args.seed, split=args.split)
     if args.data:
         cfg.data = args.data
     if args.out:
