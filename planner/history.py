@@ -41,6 +41,7 @@ class History:
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
 
     def has(self, key: str, flag: str) -> bool:
         return flag in self.flags.get(key, ())

@@ -108,10 +108,13 @@ class SubgoalPlanner(Planner):
             return False
         if self.steps and self.steps[0] == issued:
             self.steps.pop(0)
+        if issued.subgoal.action == "GotoLocation":
+            self.history.at = issued.object_key  # "at" it: a walk step holds, the next is followed
         return True
 
     def skill(self, step: PlannedSubgoal, belief: Belief, navigator: Navigator) -> Skill:
         self.issued = step
+        self.history.at = None  # whatever this skill does, it may move the Follower
         if step.search:
             return SearchSkill(step.subgoal.object or "", navigator, self.context.camera, self.history)
         if step.subgoal.action == "GotoLocation":

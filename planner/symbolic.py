@@ -133,4 +133,6 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
             for basin in fed_basins(memory.instances[key], memory.instances):
                 state.facts.add(("controls", key, basin.key))
     state.facts.add(("holding", memory.held) if memory.held in state.types else ("handempty",))
+    if history.at in state.types:
+        state.facts.add(("at", history.at))
     return state

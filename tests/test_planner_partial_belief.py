@@ -106,3 +106,18 @@ def test_a_search_stands_while_the_only_instance_of_its_type_is_one_left_out():
     assert searched(first) == ["Apple"]
     solved = len(p.records)
     assert p.plan(goal, scene).steps == first.steps and len(p.records) == solved  # not solved again
+
+
+def test_walks_are_followed_in_turn_once_each_is_reached():
+    """Walk steps with no task ("Go to the fridge.", "Walk to the sink."): each holds once
+    its walk reached the place, and the next is followed (the walk back of ALFRED-L)."""
+    scene = belief(kitchen())
+    p = planner()
+    walks = Goal(None, (Subgoal("GotoLocation", "Fridge"), Subgoal("GotoLocation", "SinkBasin")))
+    first = p.plan(walks, scene)
+    assert [(s.subgoal.action, s.object_key) for s in first.steps] == [("GotoLocation", "Fridge")]
+    p.skill(first.steps[0], scene, None)  # the walk is handed out and succeeds
+    second = p.plan(walks, scene)
+    assert [(s.subgoal.action, s.object_key) for s in second.steps] == [("GotoLocation", "Basin")]
+    p.skill(second.steps[0], scene, None)
+    assert p.plan(walks, scene).status.state == PlannerState.IDLE
