@@ -21,13 +21,12 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from agent.evaluation.alfred_l import POSITION_REACH
 from agent.firewall import guarded, unguarded
 from agent.metrics import episode_metrics
 from contracts.agents import CommanderContext, FollowerAction
 from contracts.observation import COMMANDER, FOLLOWER, FollowerBriefing, ModuleContext
 from simulator.alfred.goals import goal_progress
-from simulator.episodes.model import Episode, episode_to_dict
+from simulator.episodes.model import POSITION_REACH, Episode, episode_to_dict
 from simulator.oracle import OracleAccess
 from simulator.sim import Simulator
 from simulator.tasks import instantiate, load_task_library, progress_check

@@ -210,7 +210,7 @@ class SemanticMapper(Mapper):
         extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
         cut = detection.mask[:, 0].any() or detection.mask[:, -1].any()  # cut by the frame's side: a part
         if opened is not None:
-            instance = union_box(opened, centroid, extent, detection.score, self.step)
+            instance = union_box(self.memory, opened, centroid, extent, detection.score, self.step)
         elif cut and (part_of := nearest_box(self.memory.of_type(detection.object_type), centroid, extent,
                                              meeting=True)) is not None:
             instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)
@@ -300,14 +300,14 @@ def nearest_box(instances: list[ObjectInstance], position: tuple[float, float, f
     return best
 
 
-def union_box(instance: ObjectInstance, position: tuple[float, float, float], extent: tuple[float, float, float],
-              score: float, step: int) -> ObjectInstance:
-    """Fold a sighting known to be ``instance`` into it as the box holding both (an opened
-    container's body and its door)."""
-    low = np.minimum(np.subtract(instance.position, np.divide(instance.extent, 2)), np.subtract(position, np.divide(extent, 2)))
-    high = np.maximum(np.add(instance.position, np.divide(instance.extent, 2)), np.add(position, np.divide(extent, 2)))
+def union_box(memory: ObjectMemory, instance: ObjectInstance, position: tuple[float, float, float],
+              extent: tuple[float, float, float], score: float, step: int) -> ObjectInstance:
+    """Fold a sighting known to be ``instance`` into it (``ObjectMemory.fuse``) as the box
+    holding both (an opened container's body and its door)."""
+    boxes = [(np.asarray(p), np.asarray(e) / 2) for p, e in ((instance.position, instance.extent), (position, extent))]
+    low = np.minimum(*(p - h for p, h in boxes))
+    high = np.maximum(*(p + h for p, h in boxes))
+    memory.fuse(instance, instance.object_type, position, extent, score, step)
     instance.position = tuple(float(v) for v in (low + high) / 2)
     instance.extent = tuple(float(v) for v in high - low)
-    instance.confidence = 1 - (1 - instance.confidence) * (1 - float(score))
-    instance.last_seen, instance.times_seen = step, instance.times_seen + 1
     return instance

@@ -13,19 +13,14 @@ from types import SimpleNamespace
 import pytest
 
 from agent.cli import main
-from agent.evaluation.alfred_l import (
-    POSITION_REACH,
-    alfred_l_episodes,
-    step_positions,
-    variant_episode,
-)
+from agent.evaluation.alfred_l import alfred_l_episodes, step_positions, variant_episode
 from agent.followers.intents import IntentReader
 from agent.runner import goal_conditions
 from contracts.language import Subgoal
 from contracts.observation import FOLLOWER, FollowerBriefing
 from planner.pddl_planner import described_steps
 from simulator.alfred.trajectories import Trajectory, load_trajectories
-from simulator.episodes.model import Episode
+from simulator.episodes.model import POSITION_REACH, Episode
 from simulator.start_state import StartState
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -34,7 +34,6 @@ from simulator.episodes.alfred import alfred_episodes
 from simulator.episodes.model import Episode
 
 VARIANTS = {"alfred-nav-only": "nav-only", "alfred-rev-1": "rev-1", "alfred-rev-n": "rev-n"}
-POSITION_REACH = 1.25  # metres: ALFRED-L's reachability threshold
 MOVE = 0.25  # metres per MoveAhead
 BACK = ("Walk back to the {}.", "Go back to the {}.", "Move back to the {}.")  # ALFRED's own "back" phrases
 _TYPES = {t.lower(): t for t in lexicon.object_types()}
@@ -53,9 +52,9 @@ def step_positions(trajectory: Trajectory) -> dict[int, tuple[float, float]]:
         elif name in ("RotateRight", "RotateLeft"):
             rotation = (rotation + (90 if name == "RotateRight" else -90)) % 360
         where[int(action.get("high_idx", 0))] = (round(x, 3), round(z, 3))
-    last = (round(x, 3), round(z, 3))
-    for index in range(len(trajectory.high_pddl)):  # steps without low actions (NoOp): where the last left it
-        last = where.setdefault(index, where.get(index - 1, last) if index else last)
+    before = (float(init["x"]), float(init["z"]))
+    for index in range(len(trajectory.high_pddl)):  # a step without low actions (NoOp): where the last ended
+        before = where.setdefault(index, before)
     return where
 
 

@@ -44,7 +44,7 @@ def load_suite(suite: str, split: str, data: str | Path | None = None) -> list[E
             found = dict(Counter(e.split for e in episodes))
             raise SuiteError(f"{path}: no episodes of split {split!r} (it holds {found})")
         return chosen
-    if suite in SUITES[1:]:
+    if suite in SUITES:  # alfred and its ALFRED-L variants
         from agent.evaluation.alfred_l import alfred_l_episodes
         from simulator.alfred.trajectories import load_trajectories
         from simulator.episodes.alfred import alfred_episodes

@@ -19,6 +19,7 @@ from contracts.errors import NesyError
 from simulator.start_state import ObjectPlacement, StartState
 
 FORMAT_VERSION = 1
+POSITION_REACH = 1.25  # metres: an ALFRED-L Follower must end this near ``Episode.final_position``
 SHIPPED_DIR = Path(__file__).resolve().parent / "data"
 
 
@@ -46,7 +47,7 @@ class Episode:
     step_texts: tuple[str, ...] = ()  # ALFRED: the human step instructions
     seed: int = 0
     variant: str = ""  # ALFRED-L: "nav-only" (no task: only where to end), "rev-1", "rev-n"
-    final_position: tuple[float, float] | None = None  # ALFRED-L: where the Follower must end (world x, z)
+    final_position: tuple[float, float] | None = None  # ALFRED-L: where the Follower must end (world x, z; POSITION_REACH)
 
     @property
     def floor_plan(self) -> str:
