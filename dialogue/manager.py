@@ -21,7 +21,8 @@ Follower should speak instead, and what to ask.
 It asks at most ``max_questions`` questions per episode, one at a time (nothing more until
 the Commander has spoken since the last one), and never the same question twice without
 new information (since it was last asked, the Commander has said something and the Follower
-has acted).
+has acted); a reference question only once for the same candidates (the places it names
+change as the Follower moves, the answer would not).
 ``always-first`` is ``rules`` that asks where every object it would have to search for is
 before searching (every search step of the plan, at once); ``never`` never asks (the
 ablation baseline).
@@ -101,6 +102,9 @@ class RuleDialogueManager(DialogueManager):
     def _new(self, question: Question, state: DialogueState) -> bool:
         """Not asked before, or since it was the Commander has said something and the
         Follower has acted (on it): an answer it could not act on is not asked for again."""
+        if question.kind == QuestionKind.WHICH:  # an answer that picked none would not pick one again
+            return not any(q.kind == QuestionKind.WHICH and q.target == question.target
+                           and set(q.candidates) >= set(question.candidates) for q in self.asked)
         if question not in self.asked:
             return True
         heard, step = self.asked[question]

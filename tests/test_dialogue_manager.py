@@ -5,6 +5,8 @@ question is asked twice without new information; ``always-first`` asks before se
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from agent.config import ConfigError
@@ -119,6 +121,21 @@ def test_ambiguity_does_not_fire_without_several_candidates_or_once_one_is_picke
     two_sinks.memory.add("SinkBasin", (2.0, 0.9, 2.0))
     faucet_on = [PlannedSubgoal(Subgoal("GotoLocation", "SinkBasin"), "SinkBasin#1")]  # any sink will do
     assert manager().next_question(state(belief=two_sinks, steps=faucet_on)) is None
+
+
+def test_a_reference_question_is_not_asked_again_for_the_same_candidates():
+    belief = kitchen()
+    steps = [PlannedSubgoal(PICKUP, "Mug#2")]
+    m = manager()
+    first = m.next_question(state(belief=belief, steps=steps))
+    assert first.kind == QuestionKind.WHICH
+    # answered ("The dirty one.") without singling one out, the Follower acted, and turned
+    # so the places read differently: not asked again about the same mugs
+    belief.pose = replace(belief.pose, heading=(belief.pose.heading + 180) % 360)
+    assert m.next_question(state(belief=belief, steps=steps, heard=2, step=5)) is None
+    belief.memory.add("Mug", (3.0, 0.9, 0.5))  # a third mug seen: a new choice
+    again = m.next_question(state(belief=belief, steps=steps, heard=3, step=9))
+    assert again.kind == QuestionKind.WHICH and len(again.candidates) == 3
 
 
 def test_nothing_is_asked_about_a_type_without_words():

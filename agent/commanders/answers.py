@@ -7,7 +7,8 @@ from ground truth (the Commander is an oracle):
   landmark and to the Follower ("The knife is in the drawer left of the stove. There is a
   knife in the drawer to your right.");
 - which X: the instance the task needs, by a distinguishing attribute ("The dirty one.",
-  "The empty one."), else by where it is, else by its side ("The one on the left.");
+  "The empty one.", with where it is when that tells it apart too: "The dirty one. The mug
+  is in the sink."), else by where it is, else by its side ("The one on the left.");
 - which way is X: where it is relative to the Follower ("The fridge is to your left.");
 - can you help me (with X): where X is, if the next step does not say it, and the next step;
 - what next (and questions the parser cannot place): the next step with location hints;
@@ -203,15 +204,17 @@ class Answerer:
         others = [world.objects[i] for i in self._others(object_id)]
         if not others:
             return say_where(self.gen, world, object_id)
-        for attribute, has in (("dirty", lambda o: o.is_dirty), ("empty", lambda o: o.fillable and not o.is_filled),
-                               ("full", lambda o: o.is_filled)):
-            if has(obj) and not any(has(o) for o in others):
-                return self.gen.which_answer(attribute)
         hint = describe(world, object_id, "landmark")
         other_hints = [describe(world, o.object_id, "landmark") for o in others]
-        if hint is not None and all(h is None or (h.relation, h.place, h.direction, h.anchor)
-                                    != (hint.relation, hint.place, hint.direction, hint.anchor) for h in other_hints):
-            return self.gen.location(hint)
+        place = self.gen.location(hint) if hint is not None and all(
+            h is None or (h.relation, h.place, h.direction, h.anchor) != (hint.relation, hint.place, hint.direction, hint.anchor)
+            for h in other_hints) else None
+        for attribute, has in (("dirty", lambda o: o.is_dirty), ("empty", lambda o: o.fillable and not o.is_filled),
+                               ("full", lambda o: o.is_filled)):
+            if has(obj) and not any(has(o) for o in others):  # and where, for a Follower that cannot see dirt
+                return join([self.gen.which_answer(attribute), place]) if place else self.gen.which_answer(attribute)
+        if place is not None:
+            return place
         side = follower_direction(world, (obj.position[0], obj.position[2]))
         if side in ("left", "right") and all(
                 follower_direction(world, (o.position[0], o.position[2])) != side for o in others):
