@@ -1,7 +1,7 @@
 """What the Follower knows from its own actions, beyond what the Belief says.
 
-A camera does not show that a mug holds coffee rather than water, that a potato was boiled,
-or which of ALFRED's records (cleaned, heated, cooled) an object has: they follow from the
+A camera does not show that a mug holds water or coffee, that a potato was boiled, or which
+of ALFRED's records (cleaned, heated, cooled) an object has: they follow from the
 actions the Follower took and where things were at the time. ``History.record`` applies
 AI2-THOR's appliance rules to each successful action against the Belief of that moment.
 It also remembers what failed: instances that were not where believed (left out of plans
@@ -31,8 +31,8 @@ ACTION_OPS = {
 
 @dataclass
 class History:
-    """Flags per memory key (``coffee``, ``boiled``, ``cleaned``, ``heated``, ``cooled``) and
-    what went wrong."""
+    """Flags per memory key (``water``, ``coffee``, ``boiled``, ``cleaned``, ``heated``,
+    ``cooled``) and what went wrong."""
 
     flags: dict[str, set[str]] = field(default_factory=dict)
     missing: Counter = field(default_factory=Counter)
@@ -80,6 +80,9 @@ class History:
         elif op == "put" and action.object_key:
             self._placed(action.object_key, inst, memory)
             self.full.discard(inst.key)
+        elif op == "pour" and action.object_key:
+            self._set(action.object_key, "water", False)  # poured out (its target's water: the Belief's)
+            self._set(action.object_key, "coffee", False)
 
     def _switched_on(self, inst: ObjectInstance, inside: list[ObjectInstance],
                      memory: dict[str, ObjectInstance]) -> None:
@@ -88,14 +91,13 @@ class History:
             for basin in fed_basins(inst, memory):
                 for item in (i for i in memory.values() if i.container == basin.key):
                     self._set(item.key, "cleaned")
-                    self._set(item.key, "coffee", False)
+                    self._filled(item, "water")
         elif kind == "Microwave" and not inst.states.get("is_open"):
             for item in inside:
                 self._set(item.key, "heated")
         elif kind == "CoffeeMachine":
             for item in inside:
-                if knowledge.has(item.object_type, "fillable"):
-                    self._set(item.key, "coffee")
+                self._filled(item, "coffee")
         elif kind in ("StoveBurner", "StoveKnob"):
             burners = [inst] if kind == "StoveBurner" else [b for b in memory.values() if b.object_type == "StoveBurner"]
             for burner in burners:
@@ -105,11 +107,11 @@ class History:
     def _placed(self, key: str, receptacle: ObjectInstance, memory: dict[str, ObjectInstance]) -> None:
         item = memory.get(key)
         kind = receptacle.object_type
-        if kind == "CoffeeMachine" and receptacle.states.get("is_toggled") and item is not None \
-                and knowledge.has(item.object_type, "fillable"):
-            self._set(key, "coffee")
-        elif kind in knowledge.BASINS and any(f.states.get("is_toggled") for f in feeding_faucets(receptacle, memory)):
-            self._set(key, "coffee", False)
+        if kind == "CoffeeMachine" and receptacle.states.get("is_toggled") and item is not None:
+            self._filled(item, "coffee")
+        elif kind in knowledge.BASINS and item is not None \
+                and any(f.states.get("is_toggled") for f in feeding_faucets(receptacle, memory)):
+            self._filled(item, "water")
         elif kind == "StoveBurner" and receptacle.states.get("is_toggled") and item is not None:
             self._boil_in(item, memory, extra=())
         elif kind == "Pot" and receptacle.container in memory and item is not None:
@@ -117,9 +119,16 @@ class History:
             if burner.object_type == "StoveBurner" and burner.states.get("is_toggled"):
                 self._boil_in(receptacle, memory, extra=(item,))
 
+    def _filled(self, item: ObjectInstance, liquid: str) -> None:
+        """A fillable ``item`` now holds ``liquid`` (water under a running tap, coffee in a
+        running machine), whether or not the Belief can see it."""
+        if knowledge.has(item.object_type, "fillable"):
+            self._set(item.key, liquid)
+            self._set(item.key, "coffee" if liquid == "water" else "water", False)
+
     def _boil_in(self, vessel: ObjectInstance, memory: dict[str, ObjectInstance],
                  extra: tuple[ObjectInstance, ...] = ()) -> None:
-        if vessel.object_type != "Pot" or not vessel.states.get("is_filled"):
+        if vessel.object_type != "Pot" or not (vessel.states.get("is_filled") or self.has(vessel.key, "water")):
             return
         for item in [*(i for i in memory.values() if i.container == vessel.key), *extra]:
             if item.object_type.startswith("Potato"):

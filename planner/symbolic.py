@@ -123,7 +123,8 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         for name, fact in STATE_FACTS.items():
             if inst.states.get(name, assumed(name, inst.object_type)):
                 state.facts.add((fact, key))
-        if inst.states.get("is_filled"):
+        filled = inst.states.get("is_filled")  # None: the Belief cannot tell; the history may
+        if filled or (filled is None and (history.has(key, "water") or history.has(key, "coffee"))):
             state.facts.add(("coffee" if history.has(key, "coffee") else "water", key))
         state.facts.update((flag, key) for flag in HISTORY_FLAGS if history.has(key, flag))
         if inst.container is not None and inst.container in memory.instances and key != memory.held:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from planner_scenes import CONTEXT, belief, kitchen
 
 from contracts.language import Subgoal, TaskSpec
-from contracts.planning import Goal, PlannerState
+from contracts.planning import Goal, LowLevelAction, PlannerState
 from planner.history import History
 from planner.pddl_planner import PddlPlanner
 from planner.symbolic import symbolic_state
@@ -121,3 +121,24 @@ def test_walks_are_followed_in_turn_once_each_is_reached():
     assert [(s.subgoal.action, s.object_key) for s in second.steps] == [("GotoLocation", "Basin")]
     p.skill(second.steps[0], scene, None)
     assert p.plan(walks, scene).status.state == PlannerState.IDLE
+
+
+def test_a_pot_put_under_a_running_tap_holds_water_for_a_belief_that_cannot_see_liquid():
+    """The semantic map does not see water: what the Follower did tells it (else it puts the
+    pot into the sink again and again)."""
+    scene = belief([COUNTER, ("Pot", "Pot", (0.3, 1.0, 1.0), "Counter", {}),
+                    ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}),
+                    ("Faucet", "Faucet", (-0.8, 1.1, 1.3), None, {"is_toggled": True})])
+    history = History()
+    assert not symbolic_state(scene, history).holds("water", "Pot")
+    history.record(LowLevelAction("Place", object_key="Pot", receptacle_key="Basin"), scene)
+    assert symbolic_state(scene, history).holds("water", "Pot")
+    fill = Goal(subgoals=(Subgoal("FillObject", "Pot"),))
+    p = planner()
+    p.history = history
+    assert p.plan(fill, scene).status.state == PlannerState.IDLE  # it holds: nothing more to do
+    history.record(LowLevelAction("Pour", object_key="Pot", receptacle_key="Basin"), scene)
+    assert not symbolic_state(scene, history).holds("water", "Pot")
+    scene.memory.instances["Pot"].states["is_filled"] = False  # a Belief that sees it empty wins
+    history.record(LowLevelAction("Place", object_key="Pot", receptacle_key="Basin"), scene)
+    assert not symbolic_state(scene, history).holds("water", "Pot")
