@@ -9,7 +9,7 @@ by ``objectId`` (oracles, ALFRED's expert) or by a relative screen point ``x, y`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from simulator import rules
 from simulator.geometry import heading_vector
@@ -124,6 +124,9 @@ def put(world: World, agent_index: int, spec: ActionSpec, target: Target) -> str
     held = world.objects[agent.held]
     if not receptacle.receptacle:
         return f"{receptacle.object_id} is not a receptacle"
+    basin = world.objects.get(f"{receptacle.object_id}|{receptacle.object_type}Basin")
+    if basin is not None:  # a click on a sink's (bathtub's) rim puts into its basin, as in AI2-THOR
+        receptacle, target = basin, replace(target, obj=basin)
     if encloses(receptacle) and not receptacle.is_open:
         return f"Receptacle {receptacle.object_id} is closed"
     if receptacle.object_id == held.object_id or receptacle.object_id in _descendant_ids(world, held):

@@ -52,6 +52,19 @@ def test_object_put_into_a_running_basin_is_cleaned():
     assert meta(sim, cup.object_id)["parentReceptacles"] == [SINK]
 
 
+def test_a_put_on_the_sink_lands_in_its_basin_under_the_tap():
+    sim = kitchen()
+    pot = obj(sim, "Pot")
+    sink = SINK.removesuffix("|SinkBasin")
+    assert sink in sim.world.objects and sim.world.objects[sink].receptacle
+    go_to(sim, SINK)
+    assert step(sim, "ToggleObjectOn", objectId=FAUCET).success
+    assert step(sim, "PickupObject", objectId=pot.object_id).success
+    assert step(sim, "PutObject", objectId=pot.object_id, receptacleObjectId=sink).success
+    assert meta(sim, pot.object_id)["parentReceptacles"] == [SINK]
+    assert meta(sim, pot.object_id)["isFilledWithLiquid"] is True
+
+
 def test_closed_microwave_heats_and_cooks():
     sim = kitchen()
     potato = obj(sim, "Potato")
