@@ -43,7 +43,7 @@ from mapping.exploration import FrontierPriorSearcher
 from mapping.memory_updates import HintBook, apply_outcome, believed_container, rests_on
 from mapping.navigation import GridNavigator
 
-STACKED = ("Drawer", "Cabinet", "Shelf")  # stand in rows and columns: fused by box (3-D), not by a horizontal radius
+STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
 BOX_MARGIN = 0.05  # metres: a sighting belongs to an instance whose box (plus this) holds its centre, or the reverse
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
@@ -272,7 +272,7 @@ class SemanticMapper(Mapper):
 
 def observe_box(memory: ObjectMemory, object_type: str, position: tuple[float, float, float],
                 extent: tuple[float, float, float], score: float, step: int) -> ObjectInstance:
-    """Fuse a sighting of a drawer, cabinet or shelf: the nearest instance of the type
+    """Fuse a sighting of a drawer, cabinet, shelf, burner or knob: the nearest instance of the type
     (3-D) whose box, grown by ``BOX_MARGIN``, holds the sighting's centre, or whose centre
     the sighting's box holds, absorbs it (``ObjectMemory.fuse``); else a new instance. (A
     horizontal radius merges a column of drawers into one, and the drawers below the
