@@ -1,9 +1,10 @@
 """The demo job: the config's Commander and Follower on a small valid_unseen slice.
 
 ``nesy demo`` runs the evaluation harness (``agent.evaluation``) on the first episodes of
-each TEACh task type of the unseen validation floor plans (two per type by default, 24
-episodes, well under a minute on 2 cores), then writes the report (tables and plots) and
-a replay of one episode. If the config names no Follower or no Commander, the pairing of
+each TEACh task type of the unseen validation floor plans (one per type by default, 12
+episodes: a few minutes on 2 cores with the default no-oracle Follower, seconds with
+``oracle``), then writes the report (tables and plots) and a replay of one episode (with
+the map the Follower built beside its view when it maps from rendered frames). If the config names no Follower or no Commander, the pairing of
 ``configs/teach-baseline.yaml`` (TEACh's rule-based baseline) fills in, and the demo says so.
 The demo starts its folder over each time (it is a showcase; ``nesy eval`` resumes).
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DEMO_SUITE, DEMO_SPLIT, DEMO_PER_TASK = "tatc", "valid_unseen", 2
+DEMO_SUITE, DEMO_SPLIT, DEMO_PER_TASK = "tatc", "valid_unseen", 1
 
 
 @dataclass
@@ -54,5 +55,16 @@ def run_demo(
     rows = [json.loads(line) for line in (run.folder / "episodes.jsonl").read_text().splitlines()]
     shown = next((r for r in rows if not r["success"]), rows[0])  # a failure is the more telling
     episode_id = shown["episode_id"]
-    replay_path, _ = replay(run.folder / "logs" / log_name(episode_id), run.folder / "replay.gif")
+    replay_path, _ = replay(run.folder / "logs" / log_name(episode_id), run.folder / "replay.gif",
+                            follower_map=follower_map(loaded.config))
     return DemoOutcome(run.summary, run.folder, report, replay_path, note)
+
+
+def follower_map(config: Any) -> tuple[str, str] | None:
+    """(perception, mapper) of a modular Follower that maps from rendered frames: the replay
+    draws the map it built beside its view; None otherwise."""
+    modules = config.modules
+    if config.simulator.render != "egl" or config.follower is None or config.follower.name != "modular" \
+            or modules.mapper is None or modules.perception is None or modules.mapper.name.startswith("oracle"):
+        return None
+    return modules.perception.name, modules.mapper.name

@@ -118,7 +118,7 @@ def test_an_alfred_l_suite_runs_and_is_judged_by_position(tmp_path):
     episodes = list(alfred_l_episodes(load_trajectories(small), "alfred-rev-n"))
     assert episodes and all(e.variant == "rev-n" and e.final_position is not None for e in episodes)
     out = tmp_path / "run"
-    args = ["eval", "default", "--suite", "alfred-rev-n", "--split", episodes[0].split, "--episodes", "2",
+    args = ["eval", "oracle", "--suite", "alfred-rev-n", "--split", episodes[0].split, "--episodes", "2",
             "--out", str(out), f"evaluation.alfred_data={small}", "modules.parser.name=rules"]
     assert main(args) == 0
     summary = json.loads((out / "summary.json").read_text())

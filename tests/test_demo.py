@@ -13,7 +13,7 @@ from simulator.scenes import load_scene
 
 
 def test_demo_runs_the_pairing_and_writes_results_and_a_report(tmp_path, capsys):
-    assert main(["demo", "--out", str(tmp_path), "--per-task", "1"]) == 0
+    assert main(["demo", "oracle", "--out", str(tmp_path), "--per-task", "1"]) == 0
     out = capsys.readouterr().out
     assert "| task type |" in out and "oracles in use" in out
     summary = json.loads((tmp_path / "summary.json").read_text())
@@ -24,7 +24,7 @@ def test_demo_runs_the_pairing_and_writes_results_and_a_report(tmp_path, capsys)
         assert (tmp_path / name).stat().st_size > 0, name
     assert yaml.safe_load((tmp_path / "config.yaml").read_text())["seed"] == 0
     # the demo starts its folder over: a second run does not resume the first
-    assert main(["demo", "--out", str(tmp_path), "--per-task", "1"]) == 0
+    assert main(["demo", "oracle", "--out", str(tmp_path), "--per-task", "1"]) == 0
     assert len((tmp_path / "episodes.jsonl").read_text().splitlines()) == 12
 
 
@@ -48,3 +48,12 @@ def test_shortest_path_reaches_the_goal_pose():
     actions = path_to(scene, start, goal)
     assert actions is not None and actions[-1] == "LookDown"
     assert path_to(scene, start, start) == []
+
+
+def test_the_default_demo_replays_the_followers_own_map_beside_its_view():
+    from agent.demo import follower_map
+    from agent.settings import load_config
+
+    assert follower_map(load_config("default").config) == ("maskrcnn", "semantic")
+    assert follower_map(load_config("oracle").config) is None  # the oracle map: nothing of its own to draw
+    assert follower_map(load_config("default", ["simulator.render=none"]).config) is None

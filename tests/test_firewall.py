@@ -1,5 +1,5 @@
-"""The information firewall holds by test: the default Follower runs against a simulator that
-raises on any access during the Follower's turn; oracles read through a read-only
+"""The information firewall holds by test: the default (no-oracle) and oracle Followers run
+against a simulator that raises on any access during the Follower's turn; oracles read through a read-only
 ``OracleAccess``; the briefing names no episode."""
 
 from __future__ import annotations
@@ -28,12 +28,27 @@ EPISODES = load_episodes(shipped_path("valid_unseen"))[0]
 ONE_PER_TYPE = list({e.task_type: e for e in EPISODES}.values())
 
 
-def test_the_default_follower_completes_episodes_behind_the_firewall():
-    loaded = load_config("default")
+def test_the_oracle_follower_completes_episodes_behind_the_firewall():
+    loaded = load_config("oracle")
     sim = FirewalledSimulator(Simulator(), check_unchanged=True)  # also: no Follower turn changes the world
     for episode in ONE_PER_TYPE[::4]:
         result, _ = run_episode(episode, build_agents(loaded), sim)
         assert result.success, episode.task_type
+
+
+def test_the_default_follower_runs_behind_the_firewall_with_no_oracle():
+    """The default config (rendered frames, Mask R-CNN, the semantic map, ...) reads no
+    ground truth: only the Commander is listed as an oracle, and a Follower turn that
+    touched the simulator would raise."""
+    loaded = load_config("default")
+    sim = FirewalledSimulator(Simulator(loaded.config.simulator), check_unchanged=True)
+    try:
+        episode = next(e for e in ONE_PER_TYPE if e.task_type == "Make Coffee")
+        result, _ = run_episode(episode, build_agents(loaded), sim, limits=(40, 30))
+    finally:
+        sim.close()
+    assert [o for o in result.oracles if not o.startswith("commander:")] == []
+    assert result.steps > 0 and result.end_reason in ("max_steps", "commander_done", "max_turns")
 
 
 def _runner_simulator():
@@ -64,7 +79,7 @@ class SneakyPlanner(Planner):
                                        "observe", "_sim"])
 def test_any_simulator_access_during_the_followers_turn_raises(attribute):
     SneakyPlanner.attribute = attribute
-    loaded = load_config("default", ["modules.planner.name=test-sneaky-planner"])
+    loaded = load_config("oracle", ["modules.planner.name=test-sneaky-planner"])
     with pytest.raises(FirewallBreach, match=f"Simulator.{attribute} during the Follower's turn"):
         run_episode(ONE_PER_TYPE[0], build_agents(loaded), Simulator())
 
@@ -96,7 +111,7 @@ class _Lost(Navigator):
 
 
 def test_an_oracle_that_changes_the_world_is_caught():
-    loaded = load_config("default", ["modules.mapper.name=oracle-test-vandal"])
+    loaded = load_config("oracle", ["modules.mapper.name=oracle-test-vandal"])
     sim = FirewalledSimulator(Simulator(), check_unchanged=True)
     with pytest.raises(FirewallBreach, match="the world changed during the Follower's turn"):
         run_episode(ONE_PER_TYPE[0], build_agents(loaded), sim)

@@ -144,7 +144,7 @@ def test_a_parser_model_file_without_models_is_one_line(tmp_path, capsys):
         model = tmp_path / f"{name}.pt"
         torch.save(blob, model)
         out = tmp_path / f"run-{name}"
-        assert main(["eval", "default", "--suite", "tatc", "--split", "valid_unseen", "--episodes", "1",
+        assert main(["eval", "oracle", "--suite", "tatc", "--split", "valid_unseen", "--episodes", "1",
                      "--out", str(out), "modules.parser.name=trained", f"modules.parser.params.model={model}"]) == 2
         line = one_line_error(capsys, "eval")
         assert f"{name}.pt" in line and "parser model" in line

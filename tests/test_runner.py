@@ -34,7 +34,7 @@ def test_teach_baseline_completes_every_task_type():
 
 
 def test_modular_follower_with_oracle_stand_ins_completes_episodes():
-    loaded = load_config("default")
+    loaded = load_config("oracle")
     sim = Simulator()
     for episode in ONE_PER_TYPE[::3]:
         agents = build_agents(loaded)
@@ -94,7 +94,7 @@ class PeekingPlanner(Planner):
 
 
 def test_ground_truth_reaches_only_modules_named_oracle():
-    loaded = load_config("default", ["modules.planner.name=test-peeking-planner"])
+    loaded = load_config("oracle", ["modules.planner.name=test-peeking-planner"])
     agents = build_agents(loaded)
     assert "planner:test-peeking-planner" not in agents.oracles
     result, _ = run_episode(ONE_PER_TYPE[0], agents, Simulator(), limits=(3, 2))
@@ -118,7 +118,7 @@ def test_missing_follower_is_a_clear_error():
     from agent.config import ConfigError
 
     with pytest.raises(ConfigError, match="no follower configured"):
-        build_agents(load_config("default", ["follower=null"]))
+        build_agents(load_config("oracle", ["follower=null"]))
 
 
 ALFRED_DATA = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "data" / "alfred_train.jsonl.gz"
@@ -135,7 +135,7 @@ def test_modular_follower_completes_alfred_episodes_of_every_type():
     for episode in alfred_episodes(itertools.islice(load_trajectories(ALFRED_DATA), 0, None, 40)):
         episodes.setdefault(episode.task_type, episode)
     assert len(episodes) == 7
-    loaded = load_config("default")
+    loaded = load_config("oracle")
     sim = Simulator()
     for episode in episodes.values():
         result, _ = run_episode(episode, build_agents(loaded), sim)
@@ -154,7 +154,7 @@ def test_without_words_a_parser_gives_no_goal(parser_name):
 
 
 def test_a_rules_parser_follower_gets_its_tatc_task_from_the_commanders_first_utterance():
-    loaded = load_config("default", ["modules.parser.name=rules", "commander.name=teach-goal"])
+    loaded = load_config("oracle", ["modules.parser.name=rules", "commander.name=teach-goal"])
     agents = build_agents(loaded)
     assert agents.oracles.count("parser:oracle-parser") == 0
     episode = next(e for e in EPISODES if e.task_type == "Make Coffee")
@@ -186,5 +186,5 @@ def test_oracle_seg_with_rendering_runs_end_to_end():
     assert "perception:oracle-seg" in result.oracles and result.end_reason != "max_turns"
     assert result.steps > 0
     with pytest.raises(Exception, match="simulator.render=egl"):
-        run_episode(episode, build_agents(load_config("default", ["modules.perception.name=oracle-seg"])), Simulator())
+        run_episode(episode, build_agents(load_config("oracle", ["modules.perception.name=oracle-seg"])), Simulator())
     sim.close()

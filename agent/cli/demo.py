@@ -6,6 +6,7 @@ import argparse
 
 from agent.cli.common import add_config_arguments
 from agent.cli.eval import intermixed
+from agent.demo import DEMO_PER_TASK
 
 ORDER = 0
 
@@ -13,17 +14,18 @@ ORDER = 0
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo",
-        help="the config's Commander and Follower on a small unseen slice (under a minute on 2 cores)",
+        help="the config's Commander and Follower on a small unseen slice (a few minutes on 2 cores)",
         description="Run the config's Commander and Follower (if it names none: configs/"
         "teach-baseline.yaml's pairing) on the first episodes of every TEACh task type in the "
         "unseen validation floor plans, print the per-task table, and write into --out the "
         "per-episode results and logs, summary.json, report.md with plots, and replay.gif of "
-        "one episode (a failed one if any). The folder is started over each time.",
+        "one episode (a failed one if any; with the Follower's own map beside its view when it "
+        "maps from rendered frames). The folder is started over each time.",
     )
     intermixed(parser)
     add_config_arguments(parser)
     parser.add_argument("--out", default="runs/demo", help="results folder (default runs/demo)")
-    parser.add_argument("--per-task", type=int, default=2, help="episodes per task type (default 2)")
+    parser.add_argument("--per-task", type=int, default=DEMO_PER_TASK, help=f"episodes per task type (default {DEMO_PER_TASK})")
     parser.add_argument("--workers", type=int, default=None, help="parallel workers (default: up to 2)")
     parser.set_defaults(handler=run)
 
