@@ -179,3 +179,9 @@ class Planner(ABC):
     @abstractmethod
     def skill(self, step: PlannedSubgoal, belief: Belief, navigator: Navigator) -> Skill:
         """The skill that executes ``step``, moving the Follower with ``navigator``."""
+
+    def told(self, object_types: frozenset[str], doubted: frozenset[str] = frozenset()) -> None:
+        """The Commander spoke of these object types (a step, where one is): what the
+        planner gave up on about them may be found now. ``doubted``: types of a step it
+        repeated while the plan was idle (believed done) or failing, so what the planner
+        believes of them may be wrong. Default: nothing."""

@@ -12,6 +12,7 @@ before the next put), and types a search did not find.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -133,6 +134,20 @@ class History:
         for item in [*(i for i in memory.values() if i.container == vessel.key), *extra]:
             if item.object_type.startswith("Potato"):
                 self._set(item.key, "boiled")
+
+    def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
+        """Forget that these types were searched for in vain and that their instances were
+        missing (or misclicked); with ``forget_flags``, also what happened to them."""
+        def of_type(key: str) -> bool:  # "Mug#2", "?Mug#1", "Bread#1~0", "Mug|+00.10|..." (oracle ids)
+            return re.split(r"[#|~]", key.lstrip("?"))[0] in object_types
+
+        self.not_found -= set(object_types)
+        for counter in (self.missing, self.misclicks):
+            for key in [k for k in counter if of_type(k)]:
+                del counter[key]
+        if forget_flags:
+            for key in [k for k in self.flags if of_type(k)]:
+                del self.flags[key]
 
     def failed(self, op: str, key: str | None, reason: str) -> None:
         """A skill gave up on ``key`` (the interaction target) for ``reason``."""

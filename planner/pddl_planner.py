@@ -112,6 +112,16 @@ class SubgoalPlanner(Planner):
             self.history.at = issued.object_key  # "at" it: a walk step holds, the next is followed
         return True
 
+    def told(self, object_types: frozenset[str], doubted: frozenset[str] = frozenset()) -> None:
+        """Searches for these types start over and their instances left out as missing are
+        tried again (the Commander says where they are); for the ``doubted`` types, what the
+        Follower's own actions made of them (filled, cleaned, cooked, ...) is forgotten, so
+        a step the Commander repeats is done again."""
+        if object_types:
+            self.failed = 0
+        self.history.reconsider(object_types)
+        self.history.reconsider(doubted, forget_flags=True)
+
     def skill(self, step: PlannedSubgoal, belief: Belief, navigator: Navigator) -> Skill:
         self.issued = step
         self.history.at = None  # whatever this skill does, it may move the Follower

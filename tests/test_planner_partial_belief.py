@@ -142,3 +142,30 @@ def test_a_pot_put_under_a_running_tap_holds_water_for_a_belief_that_cannot_see_
     scene.memory.instances["Pot"].states["is_filled"] = False  # a Belief that sees it empty wins
     history.record(LowLevelAction("Place", object_key="Pot", receptacle_key="Basin"), scene)
     assert not symbolic_state(scene, history).holds("water", "Pot")
+
+
+def test_the_commander_speaking_of_a_type_again_undoes_what_was_given_up_on_it():
+    p = planner()
+    p.history.not_found.update({"Pencil", "Mug"})
+    p.history.missing.update({"Pencil#1": 2, "?Pencil#1": 2, "Mug#1": 2})
+    p.history.flags.update({"Pot#1": {"water"}, "Mug#1": {"coffee"}})
+    p.told(frozenset({"Pencil"}))
+    assert p.history.not_found == {"Mug"} and set(p.history.missing) == {"Mug#1"}
+    assert p.history.has("Pot#1", "water")  # a type only spoken of: what was done to it stands
+    p.told(frozenset({"Pot"}), doubted=frozenset({"Pot"}))  # "Fill the pot." again, while believed done
+    assert not p.history.has("Pot#1", "water") and p.history.has("Mug#1", "coffee")
+    goal = Goal(TaskSpec(teach_task="Put All X On Y", teach_params={"X": "Pencil", "Y": "CounterTop"}))
+    assert searched(p.plan(goal, belief([COUNTER]))) == ["Pencil"]  # searched for again
+
+
+def test_what_the_follower_heated_or_cooled_is_hot_or_cold_for_a_belief_without_temperature():
+    scene = belief([COUNTER, ("Slice", "PotatoSliced", (0.3, 1.0, 1.0), "Oven", {}),
+                    ("Oven", "Microwave", (0.5, 1.0, 1.0), None, {"is_open": False})])
+    history = History()
+    assert not symbolic_state(scene, history).holds("hot", "Slice")
+    history.record(LowLevelAction("ToggleOn", object_key="Oven"), scene)
+    assert symbolic_state(scene, history).holds("hot", "Slice")
+    heat = Goal(subgoals=(Subgoal("HeatObject", "PotatoSliced", "Microwave"),))
+    p = planner()
+    p.history = history
+    assert p.plan(heat, scene).status.state == PlannerState.IDLE  # done: not switched off and on again

@@ -32,6 +32,8 @@ class IntentReader:
         self.parser = parser
         self.last_target: str | None = None  # the object type under discussion (for "it")
         self.answers: list[Intent] = []  # the answers among the utterances read last
+        self.mentioned: set[str] = set()  # object types the utterances read last instruct about or locate
+        self.repeated: set[str] = set()  # ... the objects of steps among them that were given before
 
     def briefing_goal(self, briefing: FollowerBriefing) -> Goal:
         """The task and steps of the briefing. Walks after the last manipulation ("Walk back
@@ -50,6 +52,7 @@ class IntentReader:
         """The goal after these utterances, and the location hints they gave."""
         hints: list[LocationHint] = []
         self.answers = []
+        self.mentioned, self.repeated = set(), set()
         for text in utterances:
             context = ParseContext(task_known=goal.task is not None, last_target=self.last_target)
             for intent in self.parser.parse(text, context):
@@ -59,6 +62,10 @@ class IntentReader:
     def _fold(self, intent: Intent, goal: Goal, hints: list[LocationHint]) -> Goal:
         if intent.target:
             self.last_target = intent.target
+        if intent.act == Act.INSTRUCTION or intent.location is not None:
+            self.mentioned.update(t for sg in intent.subgoals for t in (sg.object, sg.receptacle) if t)
+            self.mentioned.update(t for t in (intent.location.object if intent.location else None,) if t)
+            self.repeated.update(sg.object for sg in intent.subgoals if sg.object and sg in goal.subgoals)
         if intent.location is not None and intent.location.object:
             hints.append(intent.location)
             self.last_target = intent.location.object

@@ -8,7 +8,10 @@ Then each ``act(observation)``:
 1. the parser turns the Commander's new utterances into intents: a task statement sets the
    goal's task, instructions append subgoals, location hints (and location answers) are
    kept for the mapper (``agent.followers.intents``); after the mapper's update, an answer
-   to the Follower's last question may pick an instance (``Goal.preferred``);
+   to the Follower's last question may pick an instance (``Goal.preferred``), and the
+   planner hears which object types were spoken of (``Planner.told``: what it gave up on
+   about them is tried again; a step repeated while its plan was idle or failing makes it
+   doubt what it believed of that step's object);
 2. perception turns the frame into detections;
 3. the mapper updates the Belief from the observation, the detections, the outcome of the
    Follower's last low-level action and the new hints;
@@ -40,6 +43,7 @@ from contracts.planning import (
     LowLevelAction,
     Plan,
     PlannedSubgoal,
+    PlannerState,
     Skill,
     SkillFailure,
     SkillState,
@@ -90,6 +94,9 @@ class ModularFollower(Follower):
             self.heard_since_question = True
             self.heard += len(heard)
             goal = self.reader.answered(self.question, goal, belief)
+            stalled = self.plan is not None and self.plan.status.state in (PlannerState.IDLE, PlannerState.FAILING)
+            self.modules["planner"].told(frozenset(self.reader.mentioned),
+                                         frozenset(self.reader.repeated) if stalled else frozenset())
         if goal != self.goal:  # new instructions (or a picked instance): plan again
             self.goal, self.skill, self.failure = goal, None, None
         failed_now: list[PlannedSubgoal] = []
