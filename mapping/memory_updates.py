@@ -3,9 +3,11 @@
 ``apply_outcome`` updates the memory after a successful action on the instances the action
 was meant for (``LowLevelAction.object_key`` / ``receptacle_key``): picked up (held), put
 (into the receptacle, on top of it), opened / closed, toggled, sliced, poured; and the
-appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans (and
-fills) what lies in the sink below it, a microwave, toaster or burner turned on cooks what
-is in or on it. ``believed_container`` infers from geometry what an object lies in or on.
+appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans what
+lies in the sink below it (and what is put there while it runs; what fills is the
+planner's history), a microwave, toaster or burner turned on cooks what is in or on it
+(and what is put on it while on). ``believed_container`` infers from geometry what an
+object lies in or on.
 ``HintBook`` keeps dialogue location hints ("the knife is in the drawer left of the stove")
 until the place is in memory, then believes the object there with ``HINT_CONFIDENCE``
 (below any sighting), in the place instance nearest the anchor (or the Follower).
@@ -30,6 +32,8 @@ _VERBS = {
     "Slice": "slice", "SliceObject": "slice", "Pour": "pour",
 }
 CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
+BASINS = ("SinkBasin", "Sink")  # what a faucet runs into (and a put on a sink's rim lands in its basin)
+TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
 COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: cooks what is in / on them
 
 
@@ -66,21 +70,33 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
     held.container = receptacle.key
     x, y, z = receptacle.position
     held.position = (x, y + receptacle.extent[1] / 2 + held.extent[1] / 2, z)
+    if receptacle.object_type in BASINS and any(f.states.get("is_toggled") for f in memory.of_type("Faucet")
+                                                if _nearest([receptacle], f.position, TAP_REACH)):
+        _clean([held])  # under a running tap
+    elif receptacle.object_type in COOKERS and receptacle.states.get("is_toggled"):
+        _cook([held], memory)  # onto a lit burner, into a running toaster
 
 
 def _appliance(memory: ObjectMemory, appliance: ObjectInstance) -> None:
     if appliance.object_type in CLEANERS:
-        basin = _nearest(memory.of_type("SinkBasin") + memory.of_type("Sink"), appliance.position, 1.5)
-        for item in _contents(memory, basin):
-            item.states["is_dirty"] = False
+        _clean(_contents(memory, _nearest([*(i for t in BASINS for i in memory.of_type(t))], appliance.position, TAP_REACH)))
     elif appliance.object_type in COOKERS:
         place = appliance
         if appliance.object_type == "StoveKnob":
             place = _nearest(memory.of_type("StoveBurner"), appliance.position, 1.0)
-        for item in _contents(memory, place):
-            item.states["is_cooked"] = True
-            for inner in _contents(memory, item):  # a potato in the pot on the burner
-                inner.states["is_cooked"] = True
+        _cook(_contents(memory, place), memory)
+
+
+def _clean(items: list[ObjectInstance]) -> None:
+    for item in items:
+        item.states["is_dirty"] = False
+
+
+def _cook(items: list[ObjectInstance], memory: ObjectMemory) -> None:
+    for item in items:
+        item.states["is_cooked"] = True
+        for inner in _contents(memory, item):  # a potato in the pot on the burner
+            inner.states["is_cooked"] = True
 
 
 def _contents(memory: ObjectMemory, holder: ObjectInstance | None) -> list[ObjectInstance]:

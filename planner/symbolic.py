@@ -127,6 +127,8 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         if filled or (filled is None and (history.has(key, "water") or history.has(key, "coffee"))):
             state.facts.add(("coffee" if history.has(key, "coffee") else "water", key))
         state.facts.update((flag, key) for flag in HISTORY_FLAGS if history.has(key, flag))
+        # temperature is not in the Belief: heated in the microwave / cooled in the fridge by the Follower
+        state.facts.update((fact, key) for flag, fact in (("heated", "hot"), ("cooled", "cold")) if history.has(key, flag))
         if inst.container is not None and inst.container in memory.instances and key != memory.held:
             state.facts.add(("in", key, inst.container))
     for key in list(state.types):

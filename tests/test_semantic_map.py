@@ -115,6 +115,11 @@ def test_own_actions_update_the_memory():
     assert memory.instances["Apple#1"].states["is_sliced"] is True
     _do(memory, "ToggleOff", "Microwave#1")
     assert memory.instances["Microwave#1"].states["is_toggled"] is False
+    # put under the tap while it runs: cleaned as well
+    _do(memory, "Pickup", "Mug#1")
+    mug.states["is_dirty"] = True
+    _do(memory, "Place", None, "SinkBasin#1")
+    assert mug.states["is_dirty"] is False
 
 
 def test_a_location_hint_is_believed_below_sightings_once_its_place_is_known():
