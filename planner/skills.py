@@ -166,9 +166,13 @@ class InteractSkill(Skill):
             self.history.failed(ACTION_OPS.get(action.action, ""), self.target, error)
             return SkillStep.fail(f"{action.action} failed: {error}")
         self.retries += 1
+        point = (action.target["x"], action.target["y"])
+        self.history.avoid.setdefault(self.target, []).append(point)  # the next skill for it does not click there either
         if self.retries > MAX_RETRIES:
+            if "no object" in lowered:  # clicks on it hit nothing that could be acted on: not there
+                self.history.failed(ACTION_OPS.get(action.action, ""), self.target, "nothing to act on: not where believed")
             return SkillStep.fail(f"{action.action} on {self.target} failed {self.retries} times: {error}")
-        self.avoid.append((action.target["x"], action.target["y"]))
+        self.avoid.append(point)
         self.reach = max((self.reach or REACH) - 0.25, 0.3)  # come closer and click elsewhere in the mask
         return None
 
