@@ -98,7 +98,11 @@ class ModularFollower(Follower):
             self.modules["planner"].told(frozenset(self.reader.mentioned),
                                          frozenset(self.reader.repeated) if stalled else frozenset())
         if goal != self.goal:  # new instructions (or a picked instance): plan again
-            self.goal, self.skill, self.failure = goal, None, None
+            repeated = (goal.task, goal.preferred, set(goal.subgoals)) == (self.goal.task, self.goal.preferred,
+                                                                            set(self.goal.subgoals))
+            self.goal = goal
+            if not repeated:  # a step said again does not interrupt the skill doing it
+                self.skill, self.failure = None, None
         failed_now: list[PlannedSubgoal] = []
         for _ in range(MAX_SKILL_CHANGES):
             if self.skill is None:
