@@ -31,6 +31,9 @@ _VERBS = {
     "ToggleOn": "on", "ToggleObjectOn": "on", "ToggleOff": "off", "ToggleObjectOff": "off",
     "Slice": "slice", "SliceObject": "slice", "Pour": "pour",
 }
+# a failed verb whose error says the target already is what the verb would make it
+_ALREADY = {"open": ("already open", "is_open", True), "close": ("already closed", "is_open", False),
+            "on": ("already on", "is_toggled", True), "off": ("already off", "is_toggled", False)}
 CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
 BASINS = ("SinkBasin", "Sink")  # what a faucet runs into (and a put on a sink's rim lands in its basin)
 TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
@@ -38,11 +41,15 @@ COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: coo
 
 
 def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
-    """Update ``memory`` after the Follower's own action (a failed action changes nothing)."""
+    """Update ``memory`` after the Follower's own action (a failed action changes nothing,
+    but "... is already open" tells the state of what was clicked)."""
     verb = _VERBS.get(outcome.action.action)
+    target = memory.instances.get(outcome.action.object_key or "")
+    if not outcome.success and verb in _ALREADY and target is not None and _ALREADY[verb][0] in outcome.error.lower():
+        _, state, value = _ALREADY[verb]
+        target.states[state] = value
     if not outcome.success or verb is None:
         return
-    target = memory.instances.get(outcome.action.object_key or "")
     if verb == "pickup" and target is not None:
         memory.held, target.container = target.key, None
     elif verb == "put":

@@ -115,6 +115,8 @@ def test_own_actions_update_the_memory():
     assert memory.instances["Apple#1"].states["is_sliced"] is True
     _do(memory, "ToggleOff", "Microwave#1")
     assert memory.instances["Microwave#1"].states["is_toggled"] is False
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Open", {}, "Microwave#1"), False, "Microwave|1 is already open"))
+    assert memory.instances["Microwave#1"].states["is_open"] is True  # the simulator says so
     # put under the tap while it runs: cleaned as well
     _do(memory, "Pickup", "Mug#1")
     mug.states["is_dirty"] = True
