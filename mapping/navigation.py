@@ -13,7 +13,9 @@ horizontally (the simulator's interaction distance, like AI2-THOR's, is the radi
 vertical capsule around the agent: docs/simulator.md), facing it (its centre within the 90-degree field of view); each costs the looks
 (30 degrees each) needed to bring the box's centre well inside the vertical field of view,
 and ``MARGIN_COST`` more when it is not ``reach_margin`` inside the reach (remembered
-extents are partial). Arrival: when the mapper tells the navigator what the camera sees
+extents are partial); for what lies in a container the Follower opened, ``FRONT_COST`` per
+step from where it stood to open it (its open side: from beside a fridge the door hides what
+is inside). Arrival: when the mapper tells the navigator what the camera sees
 (``in_view``: instance key -> the horizontal distance of its nearest seen point this frame),
 the Follower has arrived as soon as the instance is seen within reach -- wherever it is on
 the way; a goal pose reached, looked from, and not seeing it is ruled out for that instance
@@ -53,6 +55,7 @@ _Lattice = Lattice  # the old name (agent.map_quality scores the lattice's passa
 HORIZONS = (-30.0, 0.0, 30.0, 60.0)  # TEACh's camera horizons (30-degree looks)
 HALF_VIEW = 40.0  # degrees: a box centre within this of the view's middle is well in view (the FOV is 90)
 MARGIN_COST = 2.0  # extra steps of a goal pose outside the reach margin
+FRONT_COST = 2.0  # extra steps per step a goal pose for what lies in an opened container is from where it was opened
 CENTRE_COST = 3.0  # extra steps per step a centred goal pose is from the middle (ALFRED-L NAV-ONLY, 105 train episodes: 0: 0.62, 1: 0.61, 3: 0.77, 10: 0.74)
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
@@ -105,7 +108,7 @@ class GridNavigator(Navigator):
         for _ in range(max_misses + 1):
             if instance is not None:
                 goals, horizons = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon,
-                                               goal.centred)
+                                               goal.centred, opened_from(belief, instance))
                 for i, j, h in self.misses.get(goal.instance, ()):
                     if lattice.inside((i, j)):
                         goals[i - lattice.i0, j - lattice.j0, h] = np.inf
@@ -150,7 +153,7 @@ class GridNavigator(Navigator):
         for goal, instance, point in zip(goals, instances, points, strict=True):
             if instance is not None:
                 costs, _ = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon,
-                                        goal.centred)
+                                        goal.centred, opened_from(belief, instance))
             elif point is not None:
                 costs = lattice.near(point)
             else:
@@ -160,10 +163,10 @@ class GridNavigator(Navigator):
         return out
 
     def _facing(self, lattice: Lattice, position, extent, reach: float, horizon: float,
-                centred: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                centred: bool = False, front: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Goal costs (looks needed, plus MARGIN_COST outside the margin, plus with
-        ``centred`` the steps from the box's middle; inf: not a goal) and the horizon to look
-        at it with, per lattice pose."""
+        ``centred`` the steps from the box's middle, with ``front`` the steps from that
+        point; inf: not a goal) and the horizon to look at it with, per lattice pose."""
         x, y, z = position
         hx, hz = extent[0] / 2, extent[2] / 2
         px, pz = np.meshgrid(lattice.xs, lattice.zs, indexing="ij")
@@ -174,6 +177,8 @@ class GridNavigator(Navigator):
         extra = np.where(distance <= reach - self.reach_margin, 0.0, MARGIN_COST)
         if centred:
             extra = extra + CENTRE_COST * np.hypot(px - x, pz - z) / STEP
+        if front is not None:
+            extra = extra + FRONT_COST * np.hypot(px - front[0], pz - front[1]) / STEP
         # the horizon nearest the current one that has the box's centre well in view
         elevation = np.degrees(np.arctan2(self.camera_height - y, np.maximum(np.hypot(px - x, pz - z), 1e-6)))
         fits = np.abs(elevation[..., None] - np.array(HORIZONS)) <= HALF_VIEW
@@ -187,6 +192,15 @@ class GridNavigator(Navigator):
             off = np.abs((bearing - facing + 180) % 360 - 180)
             goals[..., h] = np.where(near & (off <= 45), look_cost + extra, np.inf)
         return goals, np.repeat(wanted[..., None], 4, axis=2)
+
+
+def opened_from(belief: Belief, instance) -> tuple[float, float] | None:
+    """Where the Follower stood when it opened the container ``instance`` lies in (None: not
+    in one it opened, or closed again)."""
+    container = belief.memory.instances.get(instance.container or "")
+    if container is None or not container.states.get("is_open"):
+        return None
+    return container.states.get("opened_from")
 
 
 def _lattice_pose(pose) -> tuple[tuple[int, int], int]:

@@ -44,6 +44,9 @@ from mapping.memory_updates import HintBook, apply_outcome, believed_container, 
 from mapping.navigation import GridNavigator
 
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
+# never stand touching another of their type: a sighting that meets one's box is a part of it
+# (an opened fridge's door seen alone, the side of a microwave)
+SINGLE = ("Fridge", "Microwave", "CoffeeMachine", "Toaster", "SinkBasin", "Sink", "GarbageCan", "Television")
 BOX_MARGIN = 0.05  # metres: a sighting belongs to an instance whose box (plus this) holds its centre, or the reverse
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
@@ -107,6 +110,9 @@ class SemanticMapper(Mapper):
             held = self.memory.held
             apply_outcome(self.memory, outcome)
             self._remember_placement(held)
+            opened = self.memory.instances.get(outcome.action.object_key or "")
+            if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:
+                opened.states["opened_from"] = (observation.pose.x, observation.pose.z)  # its open side
         if observation.depth is not None:
             p = self.params
             depth = np.where(observation.depth <= p.max_detection_depth, observation.depth, 0.0)
@@ -120,6 +126,8 @@ class SemanticMapper(Mapper):
                 self._integrate_detection(points, detection, camera, opened if detection is door else None)
             self._navigator.in_view = self.in_view
             self._note_top_views()
+            for key in merge_singles(self.memory):
+                self.in_view.pop(key, None)
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
         self.hints.resolve(self.memory)
@@ -211,8 +219,8 @@ class SemanticMapper(Mapper):
         cut = detection.mask[:, 0].any() or detection.mask[:, -1].any()  # cut by the frame's side: a part
         if opened is not None:
             instance = union_box(self.memory, opened, centroid, extent, detection.score, self.step)
-        elif cut and (part_of := nearest_box(self.memory.of_type(detection.object_type), centroid, extent,
-                                             meeting=True)) is not None:
+        elif (cut or detection.object_type in SINGLE) and (part_of := nearest_box(
+                self.memory.of_type(detection.object_type), centroid, extent, meeting=True)) is not None:
             instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)
         elif detection.object_type in STACKED:
             instance = observe_box(self.memory, detection.object_type, centroid, extent, detection.score, self.step)
@@ -311,3 +319,26 @@ def union_box(memory: ObjectMemory, instance: ObjectInstance, position: tuple[fl
     instance.position = tuple(float(v) for v in (low + high) / 2)
     instance.extent = tuple(float(v) for v in high - low)
     return instance
+
+
+def merge_singles(memory: ObjectMemory) -> list[str]:
+    """Instances of a ``SINGLE`` type whose boxes have come to meet are one object seen in
+    parts before either box was whole: the later one is folded into the earlier (its box,
+    sightings and states; what was believed in it is believed in the earlier one). Returns
+    the keys that are gone."""
+    gone = []
+    for object_type in SINGLE:
+        instances = sorted(memory.of_type(object_type), key=lambda i: (len(i.key), i.key))  # oldest first
+        for n, later in enumerate(instances[1:], start=1):
+            earlier = nearest_box([i for i in instances[:n] if i.key in memory.instances],
+                                  later.position, later.extent, meeting=True)
+            if earlier is None or earlier.key == memory.held:
+                continue
+            union_box(memory, earlier, later.position, later.extent, later.confidence, max(earlier.last_seen, later.last_seen))
+            earlier.states = {**later.states, **earlier.states}
+            for inst in memory.instances.values():
+                if inst.container == later.key:
+                    inst.container = earlier.key
+            del memory.instances[later.key]
+            gone.append(later.key)
+    return gone

@@ -278,3 +278,19 @@ def test_an_opened_cabinet_grows_to_hold_its_open_door():
     failed = ActionOutcome(LowLevelAction("Open", {"x": 0.5, "y": 0.5}, cabinet.key), False, "already open")
     m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(30, 90), slice(105, 118))], failed)
     assert len(m.memory.of_type("Cabinet")) == 2  # a failed open fuses nothing
+
+
+def test_two_instances_of_a_single_object_that_come_to_meet_are_merged():
+    from mapping.semantic import merge_singles
+
+    memory = ObjectMemory()
+    fridge = memory.add("Fridge", (0.0, 0.9, 0.0), extent=(0.4, 1.8, 0.7), times_seen=5)
+    door = memory.add("Fridge", (0.5, 0.9, 0.0), extent=(0.6, 1.8, 0.1), times_seen=2, states={"is_open": True})
+    apple = memory.add("Apple", (0.5, 0.5, 0.0), container=door.key)
+    far = memory.add("Fridge", (5.0, 0.9, 0.0), extent=(0.7, 1.8, 0.7))
+    cabinets = [memory.add("Cabinet", (x, 0.4, 0.0), extent=(0.5, 0.6, 0.5)) for x in (0.0, 0.5)]  # side by side: two
+    merge_singles(memory)
+    assert door.key not in memory.instances and far.key in memory.instances
+    assert fridge.states["is_open"] is True and apple.container == fridge.key
+    assert fridge.position[0] - fridge.extent[0] / 2 <= -0.19 and fridge.position[0] + fridge.extent[0] / 2 >= 0.79
+    assert all(c.key in memory.instances for c in cabinets)
