@@ -32,7 +32,7 @@ def test_unknown_ablations_are_named_with_the_known_ones(capsys):
 
 
 def test_the_suite_runs_each_ablation_on_the_same_episodes_and_resumes(tmp_path, capsys):
-    args = ["ablations", "--out", str(tmp_path), "--only", "rules-parser", "questions-never", "--episodes", "2", *FAST]
+    args = ["ablations", "--out", str(tmp_path), "--only", "rules-parser,questions-never", "--episodes", "2", *FAST]
     assert main(args) == 0
     printed = capsys.readouterr().out
     assert "| default | (no oracles) |" in printed and "| rules-parser | parser: trained -> rules |" in printed

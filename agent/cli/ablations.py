@@ -26,7 +26,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--suite", default="tatc", choices=SUITES, help="benchmark suite (default tatc)")
     parser.add_argument("--split", default="valid_unseen", help="split (default valid_unseen)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder of the runs and the report")
-    parser.add_argument("--only", nargs="+", default=(), metavar="NAME", help="only these ablations (the default always runs)")
+    parser.add_argument("--only", default="", metavar="NAME[,NAME...]",
+                        help="only these ablations, comma-separated (the default always runs)")
     parser.add_argument("--episodes", type=positive_int, default=None, metavar="N",
                         help="only the first N episodes of the task-balanced order")
     parser.add_argument("--per-task", type=positive_int, default=None, metavar="N", help="at most N episodes of each task type")
@@ -39,7 +40,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from agent.evaluation.ablations import AblationRequest, run_ablations
 
-    request = AblationRequest(args.suite, args.split, args.out, tuple(args.only), tuple(args.overrides),
+    only = tuple(name.strip() for name in args.only.split(",") if name.strip())
+    request = AblationRequest(args.suite, args.split, args.out, only, tuple(args.overrides),
                               args.episodes, args.per_task, args.workers, args.data)
     path, table = run_ablations(request)
     print("\n".join(table))
