@@ -25,7 +25,9 @@ Then each ``act(observation)``:
    the next low-level action; when it
    reports success or failure the Follower drops it and goes back to 4 (at most
    ``MAX_SKILL_CHANGES`` times per step, and a subgoal that fails twice within one step is
-   given up for that step); with nothing to do or ask it says Stop.
+   given up for that step); with nothing to do or ask it says Stop -- but without a
+   Commander (ALFRED, where Stop ends the episode) a step given up while the task is not
+   believed done makes it turn and plan again, at most ``MAX_STALLS`` times.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from contracts.registry import follower
 from dialogue.generation import Generator
 
 MAX_SKILL_CHANGES = 8  # skills that may end within one step before the Follower gives up the step
+MAX_STALLS = 8  # without a Commander (ALFRED), given-up steps it turns away from instead of stopping
 
 
 @follower.register("modular")
@@ -80,7 +83,7 @@ class ModularFollower(Follower):
         self.failure: SkillFailure | None = None
         self.last_action: LowLevelAction | None = None
         self.heard_since_question = True
-        self.questions = self.steps = self.heard = 0
+        self.questions = self.steps = self.heard = self.stalls = 0
         self.question: Question | None = None  # the last question asked
         self.finished: list[PlannedSubgoal] = []  # steps done since the Follower last spoke
 
@@ -132,6 +135,9 @@ class ModularFollower(Follower):
                 break
             failed_now.append(self.current)
         self.last_action = None
+        if self.briefing.suite != "tatc" and self.plan.status.state != PlannerState.IDLE and self.stalls < MAX_STALLS:
+            self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
+            return FollowerAction("Turn Left")
         return FollowerAction("Stop")
 
     def _outcome(self, observation: Observation) -> ActionOutcome | None:
