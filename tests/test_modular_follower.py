@@ -4,7 +4,7 @@ and nothing is asked in ALFRED episodes."""
 
 from __future__ import annotations
 
-from agent.followers.modular import ModularFollower
+from agent.followers.modular import MAX_STALLS, ModularFollower
 from contracts.belief import Belief, GridMap, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose
 from contracts.language import Parser, Subgoal, TaskSpec
@@ -125,6 +125,8 @@ def test_no_goal_means_asking_what_next_and_alfred_never_asks():
     assert tatc.goal.empty and tatc.act(observe()).utterance.endswith("?")
     assert planner.failures == []  # with no goal the planner is not consulted
     assert tatc.act(observe("Text")).action == "Stop"  # asked already; nothing heard since
-    alfred = follower(ScriptedPlanner(PlannerState.SEARCHING, [[SkillStep.fail("lost")], [SkillStep.fail("lost")],
-                                                               [SkillStep.fail("lost")]]), suite="alfred")
-    assert alfred.act(observe()).action == "Stop"
+    lost = [[SkillStep.fail("lost")]] * (2 * (MAX_STALLS + 2))
+    alfred = follower(ScriptedPlanner(PlannerState.SEARCHING, lost), suite="alfred")
+    # nobody to ask, and Stop would end the episode: it turns and plans again, a few times
+    actions = [alfred.act(observe()).action for _ in range(MAX_STALLS + 1)]
+    assert actions == ["Turn Left"] * MAX_STALLS + ["Stop"]
