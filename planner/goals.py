@@ -361,7 +361,11 @@ def _subgoal(sub: Subgoal, b: Binder) -> list[str]:
     needs = {"CleanObject": "clean", "HeatObject": "heat", "CoolObject": "cool", "FillObject": "water"}
     if sub.action in needs:
         b.goal.needs.add(needs[sub.action])
-    (obj,) = b.objects(kind, 1, sub.object)
+    # a step asks for a change: the instance it is not done to yet ("Rinse the dirty bowl.", not the clean one)
+    undone = {"CleanObject": ("dirty",), "HeatObject": ("not", "hot"), "CoolObject": ("not", "cold"),
+              "FillObject": ("not", "water"), "ToggleObjectOn": ("not", "on"), "OpenObject": ("not", "opened"),
+              "CloseObject": ("opened",), "ToggleObjectOff": ("on",)}.get(sub.action)
+    (obj,) = b.objects(kind, 1, sub.object, (lambda k: [(*undone, k)]) if undone else (lambda k: []))
     if sub.action in ("CloseObject", "ToggleObjectOff"):
         return [lit("not", lit("opened" if sub.action == "CloseObject" else "on", obj))]
     if sub.action == "CleanObject":

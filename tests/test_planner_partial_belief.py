@@ -169,3 +169,13 @@ def test_what_the_follower_heated_or_cooled_is_hot_or_cold_for_a_belief_without_
     p = planner()
     p.history = history
     assert p.plan(heat, scene).status.state == PlannerState.IDLE  # done: not switched off and on again
+
+
+def test_a_step_binds_an_instance_it_is_not_done_to_yet():
+    """"Rinse the dirty bowl.": with a clean bowl nearer, the step is not already done."""
+    scene = belief([COUNTER, ("Clean", "Bowl", (0.1, 1.0, 1.0), "Counter", {"is_dirty": False}),
+                    ("Dirty", "Bowl", (1.5, 1.0, 1.0), "Counter", {"is_dirty": True}),
+                    ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}), ("Faucet", "Faucet", (-0.8, 1.1, 1.3), None, {})])
+    plan = planner().plan(Goal(subgoals=(Subgoal("CleanObject", "Bowl", "SinkBasin"),)), scene)
+    assert plan.status.state == PlannerState.ACTING
+    assert "Dirty" in {s.object_key for s in plan.steps} and "Clean" not in {s.object_key for s in plan.steps}
