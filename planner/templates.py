@@ -7,7 +7,9 @@ receptacle role) steps; roles are the task's object, parent, toggle and movable 
 machine). Steps are bound at each ``plan`` call to the nearest believed instance of their
 type (the slice of a sliced object once it exists); a role without an instance becomes a
 search. A step that succeeded is not done again; a failed one is retried (``replan: true``
-binds it afresh, ``false`` keeps its instance) until ``max_failures``.
+binds it afresh, ``false`` keeps its instance) until ``max_failures``. Without a template
+for the task (TEACh's subgoal Commander says steps, not the task), each step said is
+expanded by its action's fixed sequence (``STEP_TEMPLATES``), in the order said.
 """
 
 from __future__ import annotations
@@ -44,6 +46,22 @@ TEMPLATES: dict[str, list[tuple[str, str, str | None]]] = {
                     ("ToggleObjectOn", "faucet", None), ("ToggleObjectOff", "faucet", None),
                     ("PickupObject", "carrier", None), ("PourObject", "carrier", "plant")],
 }
+# a step said in dialogue (TEACh's subgoal Commander): one fixed sequence per action, on
+# the step's object ("it") and receptacle ("place")
+STEP_TEMPLATES: dict[str, list[tuple[str, str, str | None]]] = {
+    "PickupObject": [("PickupObject", "it", None)],
+    "PutObject": [("PickupObject", "it", None), ("PutObject", "it", "place")],
+    "CleanObject": [("PickupObject", "it", None), ("PutObject", "it", "basin"), ("ToggleObjectOn", "faucet", None),
+                    ("ToggleObjectOff", "faucet", None)],
+    "FillObject": [("PickupObject", "it", None), ("PutObject", "it", "basin"), ("ToggleObjectOn", "faucet", None),
+                   ("ToggleObjectOff", "faucet", None)],
+    "HeatObject": TEMPLATES["pick_heat_then_place_in_recep"][:-2],
+    "CoolObject": TEMPLATES["pick_cool_then_place_in_recep"][:-2],
+    "SliceObject": [("PickupObject", "knife", None), ("SliceObject", "it", None)],
+    "PourObject": [("PickupObject", "it", None), ("PourObject", "it", "place")],
+    "OpenObject": [("OpenObject", "it", None)], "CloseObject": [("CloseObject", "it", None)],
+    "ToggleObjectOn": [("ToggleObjectOn", "it", None)], "ToggleObjectOff": [("ToggleObjectOff", "it", None)],
+}
 TOOLS = {"knife": "Knife", "basin": "SinkBasin", "faucet": "Faucet", "microwave": "Microwave", "fridge": "Fridge",
          "counter": "CounterTop", "mug": "Mug", "coffeemachine": "CoffeeMachine", "carrier": "Cup",
          "plant": "HousePlant"}
@@ -57,9 +75,9 @@ class TemplatePlanner(SubgoalPlanner):
         self.bound: dict[str, str] = {}  # role -> memory key (kept with replan: false)
 
     def plan(self, goal: Goal, belief: Belief, failure: SkillFailure | None = None) -> Plan:
-        issued = self.issued
-        if goal != self.goal:
-            self.done, self.bound = 0, {}
+        issued = self.issued if goal == self.goal else None  # a step interrupted by new words is not done
+        if self.goal is None or goal.task != self.goal.task or goal.subgoals[:len(self.goal.subgoals)] != self.goal.subgoals:
+            self.done, self.bound = 0, {}  # a new task (steps said after it only extend the template)
         self._settle(goal, failure)
         if (given_up := self.gave_up()) is not None:
             return given_up
@@ -69,17 +87,32 @@ class TemplatePlanner(SubgoalPlanner):
             self.bound = {}
         task = goal.task
         name = (task.task_type or task.teach_task) if task is not None else ""
-        template = TEMPLATES.get(name)
+        template, roles = TEMPLATES.get(name), None
+        if template is None and goal.subgoals:  # no template for the task: follow the steps said
+            template, roles = self._steps(goal)
         if template is None:
             return Plan((), PlannerStatus(PlannerState.FAILING, reason=f"no fixed template for task {name or '(none)'!r}"))
-        if task.object_sliced:
+        if task is not None and task.object_sliced and roles is None:
             template = SLICE + template
         if self.done >= len(template):
             return Plan.idle("the template is done")
-        roles = self._roles(goal)
+        roles = roles or self._roles(goal)
         steps = [self._bind(action, role, recep, roles, belief) for action, role, recep in template[self.done:]]
         self.steps = steps
         return Plan(tuple(steps), self._status(steps, failure))
+
+    @staticmethod
+    def _steps(goal: Goal) -> tuple[list[tuple[str, str, str | None]], dict[str, str]]:
+        """The steps said so far, each expanded by its action's template (roles per step)."""
+        template, roles = [], dict(TOOLS)
+        for n, sg in enumerate(goal.subgoals):
+            if sg.action not in STEP_TEMPLATES or not sg.object or (n and sg == goal.subgoals[n - 1]):
+                continue  # (a step said again is not a second step)
+            it, place = f"{n}:it", f"{n}:place"
+            roles[it], roles[place] = sg.object, sg.receptacle or ""
+            for action, role, recep in STEP_TEMPLATES[sg.action]:
+                template.append((action, it if role in ("it", "object") else role, place if recep == "place" else recep))
+        return template, {k: v for k, v in roles.items() if v}
 
     def _roles(self, goal: Goal) -> dict[str, str]:
         task = goal.task
@@ -108,7 +141,8 @@ class TemplatePlanner(SubgoalPlanner):
             if role not in ("parent", "counter", "basin", "microwave", "fridge"):
                 self.bound[role] = memory.held
                 return memory.held
-        taken = {k for r, k in self.bound.items() if r != role}
+        # roles never share an object, but the steps said (roles "n:it", "n:place") may: it is the same mug
+        taken = {k for r, k in self.bound.items() if r != role and ":" not in r} if ":" not in role else set()
         px, pz = belief.pose.x, belief.pose.z
         found = [i for i in memory.instances.values() if alfred_kind(kind)(i.object_type) and i.key not in taken]
         if not found:

@@ -149,6 +149,16 @@ def test_fixed_templates_follow_the_task_type_template():
     assert none.status.state == PlannerState.FAILING and "no fixed template" in none.status.reason
 
 
+def test_fixed_templates_follow_the_steps_said_each_by_its_action_template():
+    p = TemplatePlanner()
+    p.reset(CONTEXT)
+    rinse = Subgoal("CleanObject", "Mug", "SinkBasin")
+    plan = p.plan(Goal(subgoals=(rinse, rinse)), belief(kitchen()))  # said twice: one step
+    assert [s.subgoal.action for s in plan.steps] == ["PickupObject", "PutObject", "ToggleObjectOn", "ToggleObjectOff"]
+    more = p.plan(Goal(subgoals=(rinse, rinse, Subgoal("PutObject", "Mug", "SinkBasin"))), belief(kitchen()))
+    assert [s.subgoal.action for s in more.steps][-2:] == ["PickupObject", "PutObject"] and len(more.steps) == 6
+
+
 def test_the_planner_gives_up_after_too_many_failed_subgoals():
     p = planner(give_up_after=2)
     scene = belief(kitchen())
