@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.nesy-installed
 RAY_STAMP := $(VENV)/.nesy-ray-installed
 
-.PHONY: demo test bench lint venv clean
+.PHONY: demo test bench ablations lint venv clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ test: $(RAY_STAMP)
 
 bench: $(STAMP)
 	$(PY) -m pytest -m bench -o addopts=-q
+
+# the default (no oracles) and each one-module ablation on the same 24 TATC valid_unseen
+# episodes (two per type), one report: runs/ablations/report.md. Resumable (run it again).
+# Budget: about 10 runs x 24 episodes at 100-300 episodes/hour per worker (Mask R-CNN on
+# one thread per worker): 1-2.5 hours on 2 cores (BENCHMARKS.md has the measured times).
+ablations: $(STAMP)
+	$(VENV)/bin/nesy ablations --per-task 2 --workers 2 --out runs/ablations
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
