@@ -22,6 +22,7 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from simulator.calibration.table import seat_fraction
 from simulator.geometry import box_distances, project_boxes
 from simulator.objects import SimObject, encloses
 from simulator.world import World
@@ -87,8 +88,8 @@ class Target:
             hx, hz = gaze(surface)
             return max(abs(hx - cx) - sx / 2, 0.0) + max(abs(hz - cz) - sz / 2, 0.0)
 
-        if not encloses(recep):
-            surface = cy + sy / 2
+        if not encloses(recep):  # on its top, or on a sofa's or armchair's seat
+            surface = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy
         elif recep.levels:
             surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
         else:

@@ -8,6 +8,7 @@ from sim_helpers import COUNTER, FRIDGE, go_to, kitchen, meta, obj
 
 from simulator.calibration import fixedfit
 from simulator.calibration.supports import fit_levels, shelf_levels, type_tops
+from simulator.render.meshes import BOX
 from simulator.render.styles import object_rows
 from simulator.render.types import RenderObject
 from simulator.sim import FOLLOWER
@@ -131,3 +132,36 @@ def test_what_lies_in_a_sink_basin_above_a_cabinet_is_not_a_shelf_of_the_cabinet
     fixed: dict = {}
     fit_levels(fixed, {"FloorPlanX": on_the_floor + in_the_basin})
     assert fixed["FloorPlanX"][cabinet]["levels"] == pytest.approx([0.16], abs=2e-3)
+
+
+def test_a_seat_is_where_things_rest_on_sofas_and_things_put_there_lie_on_it():
+    from simulator.calibration.supports import seat_heights
+
+    built = {"Sofa|+0%d.00|+00.00|+00.00" % i: {"type": "Sofa", "position": [float(i), 0.45, 0.0], "size": [1.8, 0.9, 0.9]}
+             for i in range(5)}
+    bottoms = {"FloorPlanX": [(float(i) + dx, 0.42 + dy, 0.0) for i in range(5) for dx, dy in ((0.1, 0.0), (-0.2, 0.01), (0.3, 0.0))]}
+    fixedfit_boxes = fixedfit.builder_boxes
+    try:
+        fixedfit.builder_boxes = lambda plan: built
+        seats = seat_heights({}, bottoms)
+    finally:
+        fixedfit.builder_boxes = fixedfit_boxes
+    assert seats["Sofa"]["instances"] == 5 and seats["Sofa"]["seat"] == pytest.approx(0.42 / 0.9, abs=0.01)
+
+    from simulator.calibration.table import seat_fraction
+
+    fraction = seat_fraction("Sofa")
+    assert fraction is not None and 0.3 < fraction < 0.6  # the shipped fit: below the back's top
+    sofa = RenderObject("Sofa|+00.00|+00.00|+00.00", "Sofa", (0.0, 0.45, 0.0), (1.8, 0.9, 0.9))
+    boxes = object_rows(sofa, (-5.0, 5.0, -5.0, 5.0))[BOX]
+    tops = [float(r[7] + 0.5 * np.abs(r[4:7]).sum()) for r in boxes]  # y row of each part's affine map
+    assert min(abs(top - fraction * 0.9) for top in tops) < 1e-4  # the seat's top (the sofa's bottom is at 0)
+
+    sim = kitchen()  # a put onto a sofa lands on its seat, not on the back's top
+    from simulator.objects import SimObject
+    from simulator.targeting import Target
+
+    couch = SimObject("Sofa|+00.00|+00.00|+00.00", "Sofa", (0.0, 0.45, 0.0), (1.8, 0.9, 0.9), fixed=True)
+    apple = obj(sim, "Apple")
+    _, y, _ = Target(couch, sim.world, FOLLOWER).placement(apple)
+    assert y - apple.size[1] / 2 == pytest.approx(fraction * 0.9, abs=1e-3)

@@ -59,3 +59,12 @@ def test_missing_egl_gives_one_clear_message(monkeypatch):
         gl.context()
     assert "render: none" in str(info.value)
     assert not gl.available()
+
+
+def test_a_garbage_can_is_open_at_the_top():
+    from simulator.render.meshes import TUBE
+    from simulator.render.styles import object_rows
+    from simulator.render.types import RenderObject
+
+    can = RenderObject("GarbageCan|+00.00|+00.00|+00.00", "GarbageCan", (0.0, 0.2, 0.0), (0.3, 0.4, 0.3))
+    assert len(object_rows(can, (-5.0, 5.0, -5.0, 5.0))[TUBE]) == 1  # what is thrown in shows from above

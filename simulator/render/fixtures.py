@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.calibration.table import seat_fraction
+
 from .meshes import BOX, CYLINDER, SPHERE, TUBE
 from .palette import GLOW, METAL, PLAIN, WOOD, shade
 from .styles import Builder, Kit
@@ -235,7 +237,9 @@ def _chair(k: Kit) -> None:
 
 
 def _sofa(k: Kit) -> None:
-    k.add(BOX, (0, -0.2 * k.H, 0.05 * k.D), (k.W, 0.6 * k.H, 0.9 * k.D))
+    # the seat's top where AI2-THOR's things rest on it (fitted per type), else 0.6 of the height
+    seat = seat_fraction(k.obj.object_type) or 0.6
+    k.add(BOX, (0, (seat - 1) * k.H / 2, 0.05 * k.D), (k.W, seat * k.H, 0.9 * k.D))
     k.add(BOX, (0, 0.1 * k.H, -0.4 * k.D), (k.W, 0.8 * k.H, 0.2 * k.D), shade(k.body, 0.9))
     for side in (-1, 1):
         k.add(
