@@ -182,3 +182,15 @@ def test_a_seat_is_where_things_rest_on_sofas_and_things_put_there_lie_on_it():
     apple = obj(sim, "Apple")
     _, y, _ = Target(couch, sim.world, FOLLOWER).placement(apple)
     assert y - apple.size[1] / 2 == pytest.approx(fraction * 0.9, abs=1e-3)
+
+
+def test_a_microwave_gets_its_plate_where_things_rest_in_it_and_draws_it_when_open(monkeypatch):
+    microwave = "Microwave|+00.00|+00.90|+00.00"
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {
+        microwave: {"type": "Microwave", "position": [0.0, 1.05, 0.0], "size": [0.5, 0.3, 0.4]}})
+    inside = [(0.05, 0.99, 0.0), (0.0, 0.99, 0.05), (-0.05, 1.0, 0.0)]  # 9 cm above its bottom, not 3
+    fixed: dict = {}
+    assert fit_levels(fixed, {"FloorPlanX": inside}) == 1
+    assert fixed["FloorPlanX"][microwave]["levels"] == pytest.approx([0.99], abs=2e-3)
+    drawn = RenderObject(microwave, "Microwave", (0.0, 1.05, 0.0), (0.5, 0.3, 0.4), is_open=True, levels=(0.99,))
+    assert 0.99 in _box_tops(object_rows(drawn, (-3.0, 3.0, -3.0, 3.0)))

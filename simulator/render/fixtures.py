@@ -101,6 +101,8 @@ def _microwave(k: Kit) -> None:
     th = min(0.03, 0.1 * k.D)
     inside = (1.0, 0.9, 0.55) if k.obj.is_toggled else (0.55, 0.55, 0.55)
     _shell(k, th, inside, k.D - th)
+    if k.obj.is_open:  # its plate, where AI2-THOR's things rest (calibrated); else its floor
+        _shelves(k, th, ())
     if k.obj.is_toggled:
         k.add(BOX, (0, 0, -k.D / 2 + th + 0.003), (0.6 * k.W, 0.6 * k.H, 0.004), inside, GLOW)
     _door(k, th, 0, k.H, window=_DARK)
