@@ -64,6 +64,7 @@ class SimObject:
     rotation: tuple[float, float, float] = (0.0, 0.0, 0.0)
     extent: tuple[float, float, float] | None = None
     levels: tuple[float, ...] = ()  # shelf heights inside a fridge or cabinet (calibrated), metres
+    front: tuple[int, int] | None = None  # the axis direction a fixed object faces; None: away from the nearest wall
     # AI2-THOR state
     is_open: bool = False
     is_toggled: bool = False

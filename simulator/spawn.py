@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from simulator.calibration.table import seat_fraction
 from simulator.object_types import can_contain, type_info
 from simulator.objects import encloses_type
 from simulator.scenes import FixedObject, Scene, cell_center, load_scene, to_cell
@@ -39,8 +40,8 @@ def _spot(rng: random.Random, recep: FixedObject, size: tuple[float, float, floa
         y = min(recep.levels, key=lambda level: (abs(level - cy), level)) + size[1] / 2
     elif encloses_type(recep.object_type):
         y = cy - sy / 2 + size[1] / 2 + 0.01
-    else:
-        y = cy + sy / 2 + size[1] / 2
+    else:  # on its top, or on a sofa's or armchair's seat
+        y = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy + size[1] / 2
     return (round(x, 3), round(y, 3), round(z, 3))
 
 

@@ -68,7 +68,7 @@ def build_world(start: StartState, field_of_view: float = 90.0, interaction_dist
     for fixed in scene.fixed_objects.values():
         objects[fixed.object_id] = SimObject(
             fixed.object_id, fixed.object_type, tuple(fixed.position), tuple(fixed.size), fixed=True,
-            levels=fixed.levels,
+            levels=fixed.levels, front=fixed.front,
         )
     movables = []
     for placement in start.objects:

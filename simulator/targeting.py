@@ -22,6 +22,7 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from simulator.calibration.table import seat_fraction
 from simulator.geometry import box_distances, project_boxes
 from simulator.objects import SimObject, encloses
 from simulator.world import World
@@ -87,13 +88,13 @@ class Target:
             hx, hz = gaze(surface)
             return max(abs(hx - cx) - sx / 2, 0.0) + max(abs(hz - cz) - sz / 2, 0.0)
 
-        if not encloses(recep):
-            surface = cy + sy / 2
+        if not encloses(recep):  # on its top, or on a sofa's or armchair's seat
+            surface = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy
         elif recep.levels:
             surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
         else:
             surface = cy - sy / 2 + INNER_FLOOR
-        hx, hz = _inside(recep, camera, surface, item.size[1]) if encloses(recep) else gaze(surface)
+        hx, hz = _inside(recep, camera, surface, item.size) if encloses(recep) else gaze(surface)
         mx = max(sx / 2 - item.size[0] / 2, 0.0)
         mz = max(sz / 2 - item.size[2] / 2, 0.0)
         x = float(np.clip(hx, cx - mx, cx + mx))
@@ -101,13 +102,15 @@ class Target:
         return (round(x, 4), round(surface + item.size[1] / 2, 4), round(z, 4))
 
 
-def _inside(recep: SimObject, camera, surface: float, height: float) -> tuple[float, float]:
+def _inside(recep: SimObject, camera, surface: float, item_size) -> tuple[float, float]:
     """Where a put into an enclosing receptacle lands: AI2-THOR puts it on a free spot,
-    not where the agent looks. Fitted on train masks (docs/calibration.md): laterally at
-    the footprint's centre; in depth at the centre, or nearer the open front just enough
-    that the shelf above (or the receptacle's top) does not hide the object's top from the
-    agent: the expert saw what it took out again from where it put it in."""
+    not where the agent looks. Fitted on train masks (docs/calibration.md): across the
+    front, in line with the agent (AI2-THOR takes the spawn point nearest the agent), as far
+    as the object fits inside the walls; in depth at the centre, or nearer the open front
+    just enough that the shelf above (or the receptacle's top) does not hide the object's
+    top from the agent: the expert saw what it took out again from where it put it in."""
     (cx, _, cz), (sx, _, sz) = recep.position, recep.size
+    height = item_size[1]
     dx, dz = camera.x - cx, camera.z - cz
     axis = 0 if abs(dx) * sz >= abs(dz) * sx else 2  # the axis towards the agent (the front)
     half = (sx if axis == 0 else sz) / 2
@@ -123,9 +126,12 @@ def _inside(recep: SimObject, camera, surface: float, height: float) -> tuple[fl
         # within run * (ceiling - top) / (eye height - ceiling) of the front, inside
         reach = run * (ceiling - top) / (camera.y - ceiling)
         depth = max(0.0, min(half, half - reach))
+    # across the front: in line with the agent, as far as the object fits inside the walls
     if axis == 0:
-        return cx + sign * depth, cz
-    return cx, cz + sign * depth
+        room = max(sz / 2 - item_size[2] / 2 - INNER_FLOOR, 0.0)
+        return cx + sign * depth, float(np.clip(camera.z, cz - room, cz + room))
+    room = max(sx / 2 - item_size[0] / 2 - INNER_FLOOR, 0.0)
+    return float(np.clip(camera.x, cx - room, cx + room)), cz + sign * depth
 
 
 def affords(obj: SimObject, affordance: str | None) -> bool:

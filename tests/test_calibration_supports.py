@@ -8,6 +8,7 @@ from sim_helpers import COUNTER, FRIDGE, go_to, kitchen, meta, obj
 
 from simulator.calibration import fixedfit
 from simulator.calibration.supports import fit_levels, shelf_levels, type_tops
+from simulator.render.meshes import BOX
 from simulator.render.styles import object_rows
 from simulator.render.types import RenderObject
 from simulator.sim import FOLLOWER
@@ -68,12 +69,14 @@ def test_a_put_into_a_fridge_lands_on_the_shelf_the_agent_looks_at(levels):
     else:
         assert bottom == pytest.approx(fridge.position[1] - fridge.size[1] / 2 + INNER_FLOOR, abs=1e-3)
     assert meta(sim, apple.object_id)["parentReceptacles"] == [FRIDGE]
-    # AI2-THOR's spot, not the gaze's: laterally at the centre of the footprint, in depth
-    # between the centre and the front (towards the agent)
+    # AI2-THOR's spot, not the gaze's: across the front in line with the agent (as far as the
+    # apple fits inside the walls), in depth between the centre and the front (towards the agent)
     camera = sim.world.agents[FOLLOWER].camera(sim.world.field_of_view)
     axis = 0 if abs(camera.x - fridge.position[0]) * fridge.size[2] >= abs(camera.z - fridge.position[2]) * fridge.size[0] else 2
     side = 2 - axis
-    assert apple.position[side] == pytest.approx(fridge.position[side], abs=1e-3)
+    room = fridge.size[side] / 2 - apple.size[side] / 2 - INNER_FLOOR
+    eye = (camera.x, 0, camera.z)[side]
+    assert apple.position[side] == pytest.approx(np.clip(eye, fridge.position[side] - room, fridge.position[side] + room), abs=1e-3)
     toward = (camera.x, 0, camera.z)[axis] - fridge.position[axis]
     shift = apple.position[axis] - fridge.position[axis]
     assert shift * toward >= 0 and abs(shift) <= fridge.size[axis] / 2
@@ -87,9 +90,9 @@ def test_a_put_deep_under_a_shelf_comes_forward_until_the_agent_can_see_its_top(
         x, y, z = 0.0, 1.576, -0.6
 
     fridge = SimObject("Fridge|+00.00|+00.00|+00.00", "Fridge", (0.0, 0.9, 0.0), (0.7, 1.8, 0.7), fixed=True)
-    assert _inside(fridge, Eye, 1.6, 0.1) == pytest.approx((0.0, 0.0))  # above nothing: the centre
+    assert _inside(fridge, Eye, 1.6, (0.1, 0.1, 0.1)) == pytest.approx((0.0, 0.0))  # above nothing: the centre
     fridge.levels = (0.5, 0.9)
-    x, z = _inside(fridge, Eye, 0.5, 0.1)
+    x, z = _inside(fridge, Eye, 0.5, (0.1, 0.1, 0.1))
     assert x == 0.0 and -0.35 <= z < 0.0  # came forward
     ray_at_front = Eye.y + (0.6 - Eye.y) * (Eye.z - -0.35) / (Eye.z - z)  # ray eye -> top, at the front plane
     assert ray_at_front == pytest.approx(0.9 - 0.01, abs=1e-6)
@@ -131,3 +134,63 @@ def test_what_lies_in_a_sink_basin_above_a_cabinet_is_not_a_shelf_of_the_cabinet
     fixed: dict = {}
     fit_levels(fixed, {"FloorPlanX": on_the_floor + in_the_basin})
     assert fixed["FloorPlanX"][cabinet]["levels"] == pytest.approx([0.16], abs=2e-3)
+
+
+def test_a_put_into_an_enclosure_lands_across_its_front_in_line_with_the_agent():
+    from simulator.objects import SimObject
+    from simulator.targeting import _inside
+
+    class Eye:  # the agent in front of a fridge (front plane z = -0.35), 0.2 m to the right
+        x, y, z = 0.2, 1.576, -0.9
+
+    fridge = SimObject("Fridge|+00.00|+00.00|+00.00", "Fridge", (0.0, 0.9, 0.0), (0.7, 1.8, 0.7), fixed=True)
+    x, z = _inside(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
+    assert (x, z) == pytest.approx((0.2, 0.0))  # in line with the agent, at the centre in depth
+    Eye.x = 0.5  # further right than the walls: as far as it fits inside them
+    x, _ = _inside(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
+    assert x == pytest.approx(0.35 - 0.05 - INNER_FLOOR)
+
+
+def test_a_seat_is_where_things_rest_on_sofas_and_things_put_there_lie_on_it():
+    from simulator.calibration.supports import seat_heights
+
+    built = {"Sofa|+0%d.00|+00.00|+00.00" % i: {"type": "Sofa", "position": [float(i), 0.45, 0.0], "size": [1.8, 0.9, 0.9]}
+             for i in range(5)}
+    bottoms = {"FloorPlanX": [(float(i) + dx, 0.42 + dy, 0.0) for i in range(5) for dx, dy in ((0.1, 0.0), (-0.2, 0.01), (0.3, 0.0))]}
+    fixedfit_boxes = fixedfit.builder_boxes
+    try:
+        fixedfit.builder_boxes = lambda plan: built
+        seats = seat_heights({}, bottoms)
+    finally:
+        fixedfit.builder_boxes = fixedfit_boxes
+    assert seats["Sofa"]["instances"] == 5 and seats["Sofa"]["seat"] == pytest.approx(0.42 / 0.9, abs=0.01)
+
+    from simulator.calibration.table import seat_fraction
+
+    fraction = seat_fraction("Sofa")
+    assert fraction is not None and 0.3 < fraction < 0.6  # the shipped fit: below the back's top
+    sofa = RenderObject("Sofa|+00.00|+00.00|+00.00", "Sofa", (0.0, 0.45, 0.0), (1.8, 0.9, 0.9))
+    boxes = object_rows(sofa, (-5.0, 5.0, -5.0, 5.0))[BOX]
+    tops = [float(r[7] + 0.5 * np.abs(r[4:7]).sum()) for r in boxes]  # y row of each part's affine map
+    assert min(abs(top - fraction * 0.9) for top in tops) < 1e-4  # the seat's top (the sofa's bottom is at 0)
+
+    sim = kitchen()  # a put onto a sofa lands on its seat, not on the back's top
+    from simulator.objects import SimObject
+    from simulator.targeting import Target
+
+    couch = SimObject("Sofa|+00.00|+00.00|+00.00", "Sofa", (0.0, 0.45, 0.0), (1.8, 0.9, 0.9), fixed=True)
+    apple = obj(sim, "Apple")
+    _, y, _ = Target(couch, sim.world, FOLLOWER).placement(apple)
+    assert y - apple.size[1] / 2 == pytest.approx(fraction * 0.9, abs=1e-3)
+
+
+def test_a_microwave_gets_its_plate_where_things_rest_in_it_and_draws_it_when_open(monkeypatch):
+    microwave = "Microwave|+00.00|+00.90|+00.00"
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {
+        microwave: {"type": "Microwave", "position": [0.0, 1.05, 0.0], "size": [0.5, 0.3, 0.4]}})
+    inside = [(0.05, 0.99, 0.0), (0.0, 0.99, 0.05), (-0.05, 1.0, 0.0)]  # 9 cm above its bottom, not 3
+    fixed: dict = {}
+    assert fit_levels(fixed, {"FloorPlanX": inside}) == 1
+    assert fixed["FloorPlanX"][microwave]["levels"] == pytest.approx([0.99], abs=2e-3)
+    drawn = RenderObject(microwave, "Microwave", (0.0, 1.05, 0.0), (0.5, 0.3, 0.4), is_open=True, levels=(0.99,))
+    assert 0.99 in _box_tops(object_rows(drawn, (-3.0, 3.0, -3.0, 3.0)))

@@ -98,3 +98,22 @@ def test_the_kitchen_cuts_its_counters_over_the_cabinets_below_them():
     assert cuts and all(world.objects[oid].object_type == "CounterTop" for oid in cuts)
     drawn = {o.object_id: o for o in render_objects(world)}
     assert all(drawn[oid].body_holes == cuts[oid] for oid in cuts)
+
+
+def test_a_pedestal_sinks_basin_has_its_rim_where_the_rays_pass_over_its_foot():
+    from simulator.calibration.basins import PEDESTAL, pedestal_rim
+    from simulator.calibration.boxfit import FRAME, camera_axes
+
+    height, fov, rim = 1.576, 60.0, 0.8  # the pivot on the floor, the rim 0.8 m above it
+    corners = np.array([[x, rim, z] for x in (-0.2, 0.2) for z in (0.2, 0.5)])  # centred over the foot (0, 0.35)
+    views = []
+    for x, horizon in ((0.0, 45.0), (0.25, 30.0), (-0.25, 60.0)):
+        right, up, forward = (a[0] for a in camera_axes(np.array([0.0]), np.array([horizon])))
+        d = corners - np.array([x, height, -0.6])
+        focal = FRAME / 2 / np.tan(np.radians(fov) / 2)
+        px = FRAME / 2 + focal * (d @ right) / (d @ forward) - 0.5
+        py = FRAME / 2 - focal * (d @ up) / (d @ forward) - 0.5
+        views.append({"camera": [x, -0.6, 0.0, horizon], "bbox": [px.min(), py.min(), px.max(), py.max()]})
+    groups = {("FloorPlanX", "Sink|+00.00|+00.00|+00.35|SinkBasin"): views}
+    assert 0.0 < PEDESTAL and pedestal_rim(groups, height, fov) == pytest.approx(rim, abs=0.05)
+    assert pedestal_rim({("FloorPlanX", "Sink|+00.00|+00.90|+00.35|SinkBasin"): views}, height, fov) is None

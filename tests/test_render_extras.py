@@ -59,3 +59,38 @@ def test_missing_egl_gives_one_clear_message(monkeypatch):
         gl.context()
     assert "render: none" in str(info.value)
     assert not gl.available()
+
+
+def test_an_openable_fixed_object_faces_where_the_agent_stands_to_use_it():
+    from simulator.scenes import FixedObject
+
+    def fixed(object_type, pose):
+        return FixedObject(f"{object_type}|+01.00|+01.00|+01.00", object_type, (1.0, 1.0, 1.0), (0.5, 0.3, 0.4), pose, True)
+
+    assert fixed("Microwave", (0.0, 1.25, 90, 30)).front == (-1, 0)  # the agent west of it
+    assert fixed("Cabinet", (1.25, 2.0, 180, 30)).front == (0, 1)
+    assert fixed("Microwave", None).front is None  # no pose: away from the nearest wall
+    assert fixed("CounterTop", (0.0, 1.0, 90, 30)).front is None  # only openables turn to the agent
+
+
+def test_the_renderer_draws_a_door_on_the_side_an_object_faces():
+    from simulator.render.meshes import BOX
+    from simulator.render.styles import object_rows
+    from simulator.render.types import RenderObject
+
+    bounds = (-5.0, 5.0, -5.0, 5.0)  # the nearest wall is south (z = -5)...
+    def max_x(front):
+        obj = RenderObject("Microwave|+00.00|+01.00|-04.50", "Microwave", (0.0, 1.0, -4.5), (0.5, 0.3, 0.4), front=front)
+        return max(float(r[3]) for r in object_rows(obj, bounds)[BOX])  # translation x of its parts
+
+    assert max_x(None) < 0.3  # ...so it faces north by default
+    assert max_x((1, 0)) > 0.2  # facing east, its door (and handle) stand out on the east side
+
+
+def test_a_garbage_can_is_open_at_the_top():
+    from simulator.render.meshes import TUBE
+    from simulator.render.styles import object_rows
+    from simulator.render.types import RenderObject
+
+    can = RenderObject("GarbageCan|+00.00|+00.00|+00.00", "GarbageCan", (0.0, 0.2, 0.0), (0.3, 0.4, 0.3))
+    assert len(object_rows(can, (-5.0, 5.0, -5.0, 5.0))[TUBE]) == 1  # what is thrown in shows from above

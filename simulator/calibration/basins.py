@@ -28,6 +28,7 @@ from simulator.calibration.observations import id_position
 from simulator.calibration.supports import LEVEL_QUANTILE, within
 
 BASIN_TYPES = frozenset({"SinkBasin"})
+PEDESTAL = 0.3  # metres: a basin whose pivot is this low is a pedestal sink's (its pivot is the foot)
 SPAN = (0.15, 1.2)  # metres: an opening narrower or wider than this is a view gone astray
 MAX_DEPTH = 0.4  # metres below the rim that things in a basin may rest
 
@@ -58,23 +59,47 @@ def rim_footprint(group: list[dict], height: float, fov: float, rim: float) -> t
     return tuple(float(v) for v in np.median(np.array(spans), axis=0))  # type: ignore[return-value]
 
 
+def pedestal_rim(groups: dict, height: float, fov: float) -> float | None:
+    """The rim height of pedestal sinks' basins (pivot on the floor, so the rim is not in the
+    pivot's plane): per view, the height at which the ray through the centre of the mask's
+    box passes nearest above the pivot (a basin is centred over its pedestal); the median
+    over the views of every such basin, pooled. None without views."""
+    heights = []
+    for (_, oid), group in sorted(groups.items()):
+        if oid.split("|")[-1] not in BASIN_TYPES or id_position(oid)[1] >= PEDESTAL:
+            continue
+        boxes = np.array([view["bbox"] for view in group], dtype=float)
+        centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
+        origins, dirs = _rays(group, height, fov, centres)
+        pivot = np.array(id_position(oid))
+        flat = dirs[:, [0, 2]]
+        t = ((pivot[[0, 2]] - origins[:, [0, 2]]) * flat).sum(axis=1) / np.maximum((flat * flat).sum(axis=1), 1e-9)
+        heights.extend(float(h) for h in origins[:, 1] + t * dirs[:, 1] if PEDESTAL < h < height)
+    return round(float(np.median(heights)), 3) if heights else None
+
+
 def fit_basins(observations: list[dict], fixed: dict[str, dict[str, dict]], height: float, fov: float) -> int:
     """Give every basin seen in at least ``MIN_INSTANCE_VIEWS`` views its box from the rim
-    (replacing a box fit); returns how many."""
+    (replacing a box fit); a pedestal sink's basin has its rim at ``pedestal_rim``, not in
+    its pivot's plane. Returns how many."""
     count = 0
-    for (plan, oid), group in sorted(fixed_views(observations).items()):
+    groups = fixed_views(observations)
+    pedestal = pedestal_rim(groups, height, fov)
+    for (plan, oid), group in sorted(groups.items()):
         built = builder_boxes(plan).get(oid)
         if built is None or built["type"] not in BASIN_TYPES or len(group) < MIN_INSTANCE_VIEWS:
             continue
         pivot = np.array(id_position(oid))
-        footprint = rim_footprint(group, height, fov, float(pivot[1]))
+        rim = float(pivot[1]) if pivot[1] >= PEDESTAL or pedestal is None else pedestal
+        footprint = rim_footprint(group, height, fov, rim)
         if footprint is None:
             continue
         x0, x1, z0, z1 = footprint
         depth = float(built["size"][1])
-        centre = np.array([(x0 + x1) / 2, pivot[1] - depth / 2, (z0 + z1) / 2])
+        centre = np.array([(x0 + x1) / 2, rim - depth / 2, (z0 + z1) / 2])
         size = np.array([x1 - x0, depth, z1 - z0])
-        shift = np.linalg.norm(centre - np.array(built["position"], dtype=float))
+        shift = centre - np.array(built["position"], dtype=float)
+        shift = np.linalg.norm(shift if rim == pivot[1] else shift[[0, 2]])  # a pedestal's builder box is on the floor
         if not (SPAN[0] <= size[0] <= SPAN[1] and SPAN[0] <= size[2] <= SPAN[1]) or shift > MAX_SHIFT:
             continue
         fixed.setdefault(plan, {})[oid] = {"choice": "rim", "views": len(group),
@@ -96,7 +121,7 @@ def deepen_basins(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -
                 continue
             pivot = np.array(id_position(oid))
             centre, size = pivot + np.array(entry["offset"]), np.array(entry["size"])
-            rim = float(pivot[1])
+            rim = float(pivot[1]) if pivot[1] >= PEDESTAL else float(centre[1] + size[1] / 2)  # a pedestal's: fitted
             over = within(points, centre, size, axes=(0, 2))
             ys = points[over & (points[:, 1] < rim) & (points[:, 1] >= rim - MAX_DEPTH), 1]
             if len(ys) == 0:

@@ -32,7 +32,7 @@ from simulator.calibration.boxfit import Views, fit_box, shape_points
 from simulator.calibration.faucets import fit_faucets
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
 from simulator.calibration.slicefit import fit_slices
-from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, type_tops
+from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, seat_heights, type_tops
 
 FIELD_OF_VIEW_GRID = tuple(np.round(np.arange(50.0, 90.01, 0.5), 2))
 CAMERA_HEIGHT = 1.576  # AI2-THOR's: agent y 0.901 + camera offset 0.675 (checked below)
@@ -174,11 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     moved = fit_supports(fixed, bottoms)
     shelved = fit_levels(fixed, bottoms)
     surface_tops = type_tops(fixed)
+    seats = seat_heights(fixed, bottoms)
     faucets = fit_faucets(observations, CAMERA_HEIGHT, camera["field_of_view"])
     print(f"faucets: {json.dumps(faucets)}", file=sys.stderr)
     print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); {basins} basins from their rims; "
           f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves; "
-          f"type tops for floor plans without data: {sorted(surface_tops)}",
+          f"type tops for floor plans without data: {sorted(surface_tops)}; seats: {json.dumps(seats)}",
           file=sys.stderr)
     table = {
         "about": "fitted by python -m simulator.calibration.fit (docs/calibration.md); sizes are full "
@@ -189,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         "assets": assets,
         "fixed": fixed,
         "surface_tops": surface_tops,
+        "seats": seats,
         "slices": slices,
         "faucets": faucets,
     }

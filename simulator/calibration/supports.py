@@ -47,11 +47,12 @@ THIN = 0.1  # metres: a surface this thin is a slab, moved whole
 BAND_ABOVE = 0.15  # metres above the drawn top that objects may rest (the box is too low)
 MIN_ABOVE_BOTTOM = 0.02  # metres: points nearer the box's bottom are on the floor under it
 MIN_POINTS = 2
-SHELVED = frozenset({"Fridge", "Cabinet"})
+SHELVED = frozenset({"Fridge", "Cabinet", "Microwave"})  # a microwave's one "shelf" is its plate
 LEVEL_GAP = 0.03  # metres: resting bottoms closer than this (in sorted order) are one band
 MIN_LEVEL_SHARE = 0.1  # a shelf holds at least this share of the instance's resting bottoms...
 MIN_LEVEL_POINTS = 3  # ...and at least this many
 TOP_CLEARANCE = 0.1  # metres: a band this near the top (or above it) rests on the receptacle, not in it
+SEATED = ("ArmChair", "Sofa")  # their seat is drawn at the type's fitted fraction of the height
 
 
 def resting_bottoms(trajectories: Any, types: dict, assets: dict) -> dict[str, list[tuple[float, float, float]]]:
@@ -226,3 +227,24 @@ def type_tops(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]]:
             out[kind] = {"top": round(float(np.median(fitted)), 4), "instances": len(fitted),
                          "error": round(float(loo), 4), "builder_error": round(float(builder), 4)}
     return out
+
+
+def seat_heights(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> dict[str, dict[str, float]]:
+    """Seated type (sofa, armchair) -> {'seat': fraction of the box height, from its bottom,
+    where AI2-THOR's things rest on the seat; 'instances'}: per instance, the support level
+    (as for surfaces) of the resting bottoms over its footprint between just above its
+    bottom and its top, as a fraction of its height; the type's median over its instances.
+    A type-level rule: the box's top is the back's, the seat lies below it."""
+    fractions: dict[str, list[float]] = defaultdict(list)
+    for plan in sorted(bottoms):
+        points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
+        for oid, (kind, centre, size) in sorted(_boxes(plan, fixed.get(plan, {})).items()):
+            if kind not in SEATED:
+                continue
+            top, bottom = centre[1] + size[1] / 2, centre[1] - size[1] / 2
+            over = points[within(points, centre, size, axes=(0, 2))]
+            ys = over[:, 1][(over[:, 1] >= bottom + MIN_ABOVE_BOTTOM) & (over[:, 1] <= top)]
+            if len(ys) >= MIN_POINTS:
+                fractions[kind].append((support_level(ys) - bottom) / size[1])
+    return {kind: {"seat": round(float(np.median(v)), 4), "instances": len(v)}
+            for kind, v in sorted(fractions.items()) if len(v) >= 5}

@@ -60,6 +60,13 @@ def type_top(object_type: str) -> float | None:
     return None if entry is None else float(entry["top"])
 
 
+def seat_fraction(object_type: str) -> float | None:
+    """Where things rest on a sofa's or armchair's seat, as a fraction of its box height
+    from the bottom (``simulator.calibration.supports.seat_heights``); None: not fitted."""
+    entry = _table().get("seats", {}).get(object_type)
+    return None if entry is None else float(entry["seat"])
+
+
 def fixed_levels(floor_plan: str, object_id: str) -> tuple[float, ...]:
     """The shelf heights (absolute, metres) of a fridge or cabinet where AI2-THOR's objects
     rest inside it (``simulator.calibration.supports``); () if none were recorded."""

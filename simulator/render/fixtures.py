@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.calibration.table import seat_fraction
+
 from .meshes import BOX, CYLINDER, SPHERE, TUBE
 from .palette import GLOW, METAL, PLAIN, WOOD, shade
 from .styles import Builder, Kit
@@ -99,6 +101,8 @@ def _microwave(k: Kit) -> None:
     th = min(0.03, 0.1 * k.D)
     inside = (1.0, 0.9, 0.55) if k.obj.is_toggled else (0.55, 0.55, 0.55)
     _shell(k, th, inside, k.D - th)
+    if k.obj.is_open:  # its plate, where AI2-THOR's things rest (calibrated); else its floor
+        _shelves(k, th, ())
     if k.obj.is_toggled:
         k.add(BOX, (0, 0, -k.D / 2 + th + 0.003), (0.6 * k.W, 0.6 * k.H, 0.004), inside, GLOW)
     _door(k, th, 0, k.H, window=_DARK)
@@ -235,7 +239,9 @@ def _chair(k: Kit) -> None:
 
 
 def _sofa(k: Kit) -> None:
-    k.add(BOX, (0, -0.2 * k.H, 0.05 * k.D), (k.W, 0.6 * k.H, 0.9 * k.D))
+    # the seat's top where AI2-THOR's things rest on it (fitted per type), else 0.6 of the height
+    seat = seat_fraction(k.obj.object_type) or 0.6
+    k.add(BOX, (0, (seat - 1) * k.H / 2, 0.05 * k.D), (k.W, seat * k.H, 0.9 * k.D))
     k.add(BOX, (0, 0.1 * k.H, -0.4 * k.D), (k.W, 0.8 * k.H, 0.2 * k.D), shade(k.body, 0.9))
     for side in (-1, 1):
         k.add(

@@ -77,7 +77,7 @@ LOOKS: dict[str, Look] = {
     "ShowerCurtain": Look("box", (0.80, 0.85, 0.90), 0.10),
     "ShowerDoor": Look("cabinet", (0.75, 0.85, 0.90), 0.02),
     "ShowerGlass": Look("box", (0.78, 0.88, 0.92), 0.02),
-    "GarbageCan": Look("cyl", (0.35, 0.37, 0.40), 0.10, METAL),
+    "GarbageCan": Look("cup", (0.35, 0.37, 0.40), 0.10, METAL),  # open at the top: what is thrown in shows
     "LaundryHamper": Look("cyl", (0.70, 0.62, 0.48), 0.08),
     "HousePlant": Look("plant", (0.25, 0.55, 0.22), 0.08),
     "TowelHolder": Look("box", _STEEL, 0.02, METAL),

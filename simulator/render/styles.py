@@ -333,7 +333,7 @@ def object_rows(
     from .fixtures import FIXTURES
 
     look = look_of(obj.object_type)
-    kit = Kit(obj, front_of(obj, bounds), look)
+    kit = Kit(obj, obj.front or front_of(obj, bounds), look)
     if obj.is_sliced and look.kind in ("ball", "loaf"):
         _sliced_whole(kit)
     else:

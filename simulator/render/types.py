@@ -37,6 +37,9 @@ class RenderObject:
     # world rectangles cut out of a counter's body below its top: the cabinets and drawers
     # under it (drawn themselves, hollow), so that what lies in them shows when they open
     body_holes: tuple[tuple[float, float, float, float], ...] = ()
+    # the axis direction (x, z) a fixed object faces (towards where the agent uses it);
+    # None: away from the nearest room wall
+    front: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

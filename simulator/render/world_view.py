@@ -137,6 +137,7 @@ def render_objects(world: World) -> tuple[RenderObject, ...]:
                 o.levels,
                 holes.get(oid, ()),
                 cuts.get(oid, ()),
+                o.front,
             )
         )
     return tuple(out)
