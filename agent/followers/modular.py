@@ -27,7 +27,8 @@ Then each ``act(observation)``:
    ``MAX_SKILL_CHANGES`` times per step, and a subgoal that fails twice within one step is
    given up for that step); with nothing to do or ask it says Stop -- but without a
    Commander (ALFRED, where Stop ends the episode) a step given up while the task is not
-   believed done makes it turn and plan again, at most ``MAX_STALLS`` times.
+   believed done makes it turn and plan again, at most ``MAX_STALLS`` times (not a walk:
+   the task may hold where it stands, as a look_at task with the lamp on does).
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ class ModularFollower(Follower):
                 break
             failed_now.append(self.current)
         self.last_action = None
-        if self.briefing.suite != "tatc" and self.plan.status.state != PlannerState.IDLE and self.stalls < MAX_STALLS:
+        if self.briefing.suite != "tatc" and self.plan.status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
+                and not (self.current is not None and self.current.subgoal.action == "GotoLocation"):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
             return FollowerAction("Turn Left")
         return FollowerAction("Stop")
