@@ -12,6 +12,7 @@ it and the commands that make it. Never imports the simulator.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from perception.maskrcnn_model import (
     MODEL_FLOOR,
     WeightsError,
     build_model,
+    for_inference,
     load_weights,
 )
 
@@ -54,17 +56,18 @@ class MaskRCNNPerception(Perception):
 
     @classmethod
     def from_model(cls, model: Any, classes: tuple[str, ...], params: Params | None = None) -> MaskRCNNPerception:
-        """A module around an in-memory network (training checks, benchmarks, tests)."""
+        """A module around a copy of an in-memory network (benchmarks, tests); the network
+        itself is left as it was, so it may go on training."""
         self = cls.__new__(cls)
         self.params, self.meta = params or cls.Params(), {}
-        self._setup(model, classes)
+        self._setup(copy.deepcopy(model), classes)
         return self
 
     def _setup(self, model: Any, classes: tuple[str, ...]) -> None:
         import torch
 
         torch.set_num_threads(self.params.threads)
-        self.model = model.eval()
+        self.model = for_inference(model)
         self.classes = tuple(classes)
 
     def reset(self, context: ModuleContext) -> None:

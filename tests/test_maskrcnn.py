@@ -244,3 +244,30 @@ def test_detect_drops_low_scores_before_the_mask_head_with_the_same_result(refer
     assert len(detections) == int(kept.sum()) and len(full["scores"]) > len(detections)
     for d, box, score in zip(detections, full["boxes"][kept], full["scores"][kept], strict=True):
         assert np.allclose(d.box, np.clip(box, 0, 300), atol=1e-3) and abs(d.score - score) < 1e-5
+
+
+def test_the_inference_network_folds_its_norms_and_detects_as_the_plain_one(reference_frame):
+    """``for_inference`` (batch norms folded into the convolutions, channels-last weights)
+    gives the plain network's boxes, labels, scores and masks; ``from_model`` works on a copy,
+    so a network still training keeps its norms."""
+    from torchvision.ops import FrozenBatchNorm2d
+
+    from perception.maskrcnn_model import DEFAULT_WEIGHTS, load_weights
+
+    rgb, _ = reference_frame
+    config, classes, state, _ = load_weights(DEFAULT_WEIGHTS)
+    plain = build_model(config)
+    plain.load_state_dict(state)
+    plain.eval()
+    norms = sum(isinstance(m, FrozenBatchNorm2d) for m in plain.modules())
+    module = MaskRCNNPerception.from_model(plain, classes)
+    assert sum(isinstance(m, FrozenBatchNorm2d) for m in plain.modules()) == norms > 50
+    assert not any(isinstance(m, FrozenBatchNorm2d) for m in module.model.modules())
+    image = torch.from_numpy(rgb.copy()).permute(2, 0, 1).float().div_(255.0)
+    with torch.inference_mode():
+        expected = plain([image])[0]
+    got = module.predict(rgb)
+    assert np.array_equal(got["labels"], expected["labels"].numpy()) and len(got["labels"]) > 3
+    assert np.allclose(got["scores"], expected["scores"].numpy(), atol=1e-4)
+    assert np.allclose(got["boxes"], expected["boxes"].numpy(), atol=1e-2)
+    assert np.abs(got["masks"] - expected["masks"][:, 0].numpy()).max() < 1e-3
