@@ -182,7 +182,7 @@ def for_inference(model):
         if not isinstance(parent, torch.nn.Sequential):
             continue
         children = list(parent.named_children())
-        for (conv_name, conv), (norm_name, norm) in zip(children, children[1:], strict=False):
+        for (_, conv), (norm_name, norm) in zip(children, children[1:], strict=False):
             if isinstance(conv, torch.nn.Conv2d) and isinstance(norm, FrozenBatchNorm2d):
                 conv.weight, conv.bias = fuse_conv_bn_weights(conv.weight, conv.bias, norm.running_mean,
                                                               norm.running_var, norm.eps, norm.weight, norm.bias)
