@@ -154,7 +154,7 @@ def test_a_put_into_an_enclosure_lands_across_its_front_in_line_with_the_agent()
 def test_a_seat_is_where_things_rest_on_sofas_and_things_put_there_lie_on_it():
     from simulator.calibration.supports import seat_heights
 
-    built = {"Sofa|+0%d.00|+00.00|+00.00" % i: {"type": "Sofa", "position": [float(i), 0.45, 0.0], "size": [1.8, 0.9, 0.9]}
+    built = {f"Sofa|+0{i}.00|+00.00|+00.00": {"type": "Sofa", "position": [float(i), 0.45, 0.0], "size": [1.8, 0.9, 0.9]}
              for i in range(5)}
     bottoms = {"FloorPlanX": [(float(i) + dx, 0.42 + dy, 0.0) for i in range(5) for dx, dy in ((0.1, 0.0), (-0.2, 0.01), (0.3, 0.0))]}
     fixedfit_boxes = fixedfit.builder_boxes
