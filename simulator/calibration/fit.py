@@ -32,7 +32,13 @@ from simulator.calibration.boxfit import Views, fit_box, shape_points
 from simulator.calibration.faucets import fit_faucets
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
 from simulator.calibration.slicefit import fit_slices
-from simulator.calibration.supports import fit_levels, fit_supports, resting_bottoms, seat_heights, type_tops
+from simulator.calibration.supports import (
+    fit_levels,
+    fit_supports,
+    resting_bottoms,
+    seat_heights,
+    type_tops,
+)
 
 FIELD_OF_VIEW_GRID = tuple(np.round(np.arange(50.0, 90.01, 0.5), 2))
 CAMERA_HEIGHT = 1.576  # AI2-THOR's: agent y 0.901 + camera offset 0.675 (checked below)

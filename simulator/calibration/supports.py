@@ -238,7 +238,7 @@ def seat_heights(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) ->
     fractions: dict[str, list[float]] = defaultdict(list)
     for plan in sorted(bottoms):
         points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
-        for oid, (kind, centre, size) in sorted(_boxes(plan, fixed.get(plan, {})).items()):
+        for _oid, (kind, centre, size) in sorted(_boxes(plan, fixed.get(plan, {})).items()):
             if kind not in SEATED:
                 continue
             top, bottom = centre[1] + size[1] / 2, centre[1] - size[1] / 2
