@@ -18,7 +18,9 @@ Follower should speak instead, and what to ask.
 - idle, nothing left to do: it reports the step it finished last and asks for the next
   one, as TEACh's Followers do ("I rinsed the mug. What should I do next?").
 
-It asks at most ``max_questions`` questions per episode, one at a time (nothing more until
+It asks at most ``max_questions`` questions per episode (not counting "What should I do
+next?" while it has no goal at all, as with the ``teach-lowlevel`` Commander, whose every
+answer is a few action tokens: it has nothing else to do), one at a time (nothing more until
 the Commander has spoken since the last one), and never the same question twice without
 new information (since it was last asked, the Commander has said something and the Follower
 has acted); a reference question only once for the same candidates (the places it names
@@ -88,9 +90,13 @@ class RuleDialogueManager(DialogueManager):
         self._track_search(state)
         if not state.heard_since_last_question and self.asked:  # the last question is unanswered
             return None
-        if state.questions_asked >= self.params.max_questions:
+        if state.goal.empty:  # nothing to do at all: asking for something is no clarification, not capped
+            triggers: tuple = (self._no_goal,)
+        elif state.questions_asked >= self.params.max_questions:
             return None
-        for trigger in (self._no_goal, self._stuck, self._ambiguity, self._not_found, self._idle):
+        else:
+            triggers = (self._stuck, self._ambiguity, self._not_found, self._idle)
+        for trigger in triggers:
             question = trigger(state)
             if question is not None and question.target is not None and not lx.speakable(question.target):
                 continue  # no words for it: the Commander could not understand the question

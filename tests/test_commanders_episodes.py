@@ -62,6 +62,26 @@ def test_modular_follower_completes_episodes_with_the_commander(name, parser):
                 assert intent.act != Act.UNKNOWN and not intent.unknown, text
 
 
+def test_modular_follower_takes_the_lowlevel_commanders_action_tokens():
+    """With no task of its own (a parser, not the oracle one) the modular Follower asks what
+    to do next whenever it has nothing to do, as often as it takes, and takes the tokens it
+    is told one per step: every action it takes is one it was told."""
+    from agent.followers.action_executor import parse_action_tokens
+    from dialogue.manager import RuleParams
+
+    loaded = load_config("oracle", ["modules.parser.name=rules"])
+    assert loaded.config.commander.name == "teach-lowlevel"
+    sim, asked = Simulator(), []
+    for episode in ONE_PER_TYPE[:3]:
+        result, log = run_episode(episode, build_agents(loaded), sim)
+        assert result.success and result.end_reason == "commander_done", (episode.task_type, result.end_reason)
+        told = [a.action for text in dialogue(log) for a in parse_action_tokens(text) or ()]
+        taken = [i["action"] for i in log["interactions"] if i["agent_id"] == FOLLOWER and i["action"] != "Text"]
+        assert taken == told[:len(taken)] and len(taken) >= 10
+        asked.append(len(dialogue(log, FOLLOWER)))
+    assert max(asked) > RuleParams().max_questions  # "What next?" with no goal is not capped
+
+
 def test_same_seed_same_dialogue_other_seed_other_words():
     loaded = load_config("teach-subgoal")
     sim = Simulator()

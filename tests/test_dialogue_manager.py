@@ -190,14 +190,17 @@ def test_one_question_at_a_time_and_never_the_same_without_new_information():
     assert m.next_question(state(goal=Goal(), since=True, heard=1, step=1)) == Question(QuestionKind.NEXT)
 
 
-def test_the_question_budget_holds():
-    m = manager(max_questions=3)
-    asked = 0
-    for heard in range(10):
-        if m.next_question(state(goal=Goal(), heard=heard, asked=asked, step=heard)) is not None:
-            asked += 1
-    assert asked == 3
-    assert manager(max_questions=0).next_question(state(goal=Goal())) is None
+def test_the_question_budget_holds_except_for_what_next_with_no_goal_at_all():
+    idle = PlannerStatus(PlannerState.IDLE, reason="the goal holds")
+    for goal, budget in ((TASK, 3), (Goal(), 10)):  # "What next?" with nothing to do is not capped
+        m = manager(max_questions=3)
+        asked = 0
+        for heard in range(10):
+            if m.next_question(state(goal=goal, status=idle, heard=heard, asked=asked, step=heard)) is not None:
+                asked += 1
+        assert asked == budget
+    assert manager(max_questions=0).next_question(state(status=idle)) is None
+    assert manager(max_questions=0).next_question(state(goal=Goal())) == Question(QuestionKind.NEXT)
 
 
 def test_always_first_asks_where_every_searched_object_is_before_searching():

@@ -14,7 +14,9 @@ Then each ``act(observation)``:
    doubt what it believed of that step's object);
 2. perception turns the frame into detections;
 3. the mapper updates the Belief from the observation, the detections, the outcome of the
-   Follower's last low-level action and the new hints;
+   Follower's last low-level action and the new hints; action tokens heard ("Forward
+   TurnLeft Pickup Mug at 0.57 0.25", the ``teach-lowlevel`` Commander's answers) are taken
+   one per step before anything is planned, dropping the running skill;
 4. with no skill running, the planner plans the goal against the Belief (passing the last
    skill failure, if any); with an empty goal the plan is idle ("no goal");
 5. the dialogue manager sees the planner's status (with the Belief, the plan's steps, the
@@ -33,8 +35,10 @@ Then each ``act(observation)``:
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
+from agent.followers.action_executor import parse_action_tokens
 from agent.followers.intents import IntentReader
 from contracts.agents import Follower, FollowerAction
 from contracts.belief import Belief
@@ -87,10 +91,14 @@ class ModularFollower(Follower):
         self.questions = self.steps = self.heard = self.stalls = 0
         self.question: Question | None = None  # the last question asked
         self.finished: list[PlannedSubgoal] = []  # steps done since the Follower last spoke
+        self.told_actions: deque[FollowerAction] = deque()  # action tokens heard, not yet taken
 
     def act(self, observation: Observation) -> FollowerAction:
         heard = [u.text for u in observation.utterances if u.agent_id == COMMANDER]
-        goal, hints = self.reader.read(heard, self.goal)
+        tokens = {text: parse_action_tokens(text) for text in heard}
+        for actions in tokens.values():
+            self.told_actions.extend(actions or ())
+        goal, hints = self.reader.read([text for text in heard if not tokens[text]], self.goal)
         outcome = self._outcome(observation)
         detections = self.modules["perception"].detect(observation)
         belief = self.modules["mapper"].update(observation, detections, outcome, hints)
@@ -107,6 +115,11 @@ class ModularFollower(Follower):
             self.goal = goal
             if not repeated:  # a step said again does not interrupt the skill doing it
                 self.skill, self.failure = None, None
+        if self.told_actions:  # told exactly what to do: do it, then plan again from where it leads
+            action, self.skill = self.told_actions.popleft(), None
+            self.last_action = LowLevelAction(action.action, dict(action.target))
+            self.steps += 1
+            return action
         failed_now: list[PlannedSubgoal] = []
         for _ in range(MAX_SKILL_CHANGES):
             if self.skill is None:
