@@ -121,6 +121,7 @@ class SemanticMapper(Mapper):
             self._integrate_geometry(np.where(near[..., None], points, np.nan))
             camera = np.array([observation.pose.x, self.context.camera.camera_height, observation.pose.z])
             self.in_view = {}
+            self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # this frame's, by instance
             opened, door = self._just_opened(outcome, detections)
             for detection in detections:
                 self._integrate_detection(points, detection, camera, opened if detection is door else None)
@@ -224,9 +225,16 @@ class SemanticMapper(Mapper):
             instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)
         elif detection.object_type in STACKED:
             instance = observe_box(self.memory, detection.object_type, centroid, extent, detection.score, self.step)
-        else:
-            instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
-                                           p.match_radius)
+        else:  # two sightings of a type in one frame are two objects, unless their boxes meet (one seen in parts)
+            apart = {key for key, box in self.sightings.items() if not boxes_meet(box, (centroid, extent))}
+            put = self._put_around(detection.object_type, centroid, apart)
+            if put is not None:  # seen where the Follower put it: there it is, not where it was believed
+                instance = self.memory.fuse(put, detection.object_type, centroid, extent, detection.score, self.step)
+                instance.position = centroid
+            else:
+                instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
+                                               p.match_radius, exclude=apart)
+            self.sightings[instance.key] = (centroid, extent)
         if instance.key != self.memory.held:
             instance.container = self._container(instance)
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
@@ -239,6 +247,19 @@ class SemanticMapper(Mapper):
             self.placed.pop(self.memory.held, None)
         elif held in self.memory.instances and self.memory.instances[held].container is not None:
             self.placed[held] = self.memory.instances[held].container
+
+    def _put_around(self, object_type: str, centre: tuple[float, float, float], exclude: set[str]) -> ObjectInstance | None:
+        """An instance of the type the Follower put into or onto a receptacle whose box (plus
+        ``BOX_MARGIN``) holds ``centre``: a put believes it at the receptacle's middle, where a
+        microwave's opened door or a wide counter may leave it farther than ``match_radius``
+        from where it is seen (and a new twin would be heated or fetched instead)."""
+        for key, place in self.placed.items():
+            instance, receptacle = self.memory.instances.get(key), self.memory.instances.get(place)
+            if instance is None or receptacle is None or instance.object_type != object_type or key in exclude:
+                continue
+            if boxes_meet((receptacle.position, receptacle.extent), (centre, (0.0, 0.0, 0.0))):
+                return instance
+        return None
 
     def _container(self, instance: ObjectInstance) -> str | None:
         """Where the Follower put it while it is seen there (geometry would put a pot on the
@@ -306,6 +327,12 @@ def nearest_box(instances: list[ObjectInstance], position: tuple[float, float, f
             if distance < best_distance:
                 best, best_distance = instance, distance
     return best
+
+
+def boxes_meet(a: tuple[tuple[float, ...], tuple[float, ...]], b: tuple[tuple[float, ...], tuple[float, ...]]) -> bool:
+    """Whether two (centre, extent) boxes, grown by ``BOX_MARGIN``, meet."""
+    gap = np.abs(np.asarray(a[0]) - np.asarray(b[0]))
+    return bool(np.all(gap <= (np.asarray(a[1]) + np.asarray(b[1])) / 2 + BOX_MARGIN))
 
 
 def union_box(memory: ObjectMemory, instance: ObjectInstance, position: tuple[float, float, float],

@@ -294,3 +294,36 @@ def test_two_instances_of_a_single_object_that_come_to_meet_are_merged():
     assert fridge.states["is_open"] is True and apple.container == fridge.key
     assert fridge.position[0] - fridge.extent[0] / 2 <= -0.19 and fridge.position[0] + fridge.extent[0] / 2 >= 0.79
     assert all(c.key in memory.instances for c in cabinets)
+
+
+def test_two_sightings_of_a_type_in_one_frame_are_two_objects_unless_their_boxes_meet():
+    """Two books side by side on a desk, nearer than ``match_radius``, seen in one frame: two
+    instances (the plan needs both); one object seen in two touching parts: one."""
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    books = [_wall_detection("Book", slice(40, 44), slice(50, 54)), _wall_detection("Book", slice(40, 44), slice(57, 61))]
+    m.update(observe(here, room_depth()), books)
+    assert len(m.memory.of_type("Book")) == 2
+    a, b = m.memory.of_type("Book")
+    assert abs(a.position[0] - b.position[0]) < m.params.match_radius
+    m.update(observe(here, room_depth()), books)  # seen again: each book its own instance
+    assert len(m.memory.of_type("Book")) == 2 and a.times_seen == b.times_seen == 2
+    parts = [_wall_detection("Mug", slice(40, 44), slice(50, 54)), _wall_detection("Mug", slice(40, 44), slice(54, 58))]
+    m.update(observe(here, room_depth()), parts)
+    assert len(m.memory.of_type("Mug")) == 1
+
+
+def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it():
+    """A put believes the apple at the microwave's middle; seen inside the microwave's box,
+    farther than ``match_radius`` from there, it is that apple (moved to where it is seen),
+    not a new one that the plan would heat again."""
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
+    apple = m.memory.add("Apple", (0.0, 0.0, 0.0), extent=(0.1, 0.1, 0.1), times_seen=4)
+    m.memory.held = apple.key
+    m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, apple.key, microwave.key), True))
+    assert apple.container == microwave.key and apple.position[0] == pytest.approx(0.5)
+    m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(56, 60))])  # x about -0.1
+    assert m.memory.of_type("Apple") == [apple] and apple.position[0] == pytest.approx(-0.1, abs=0.1)
+    assert apple.times_seen == 5 and apple.container == microwave.key
