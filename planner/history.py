@@ -12,6 +12,7 @@ before the next put), and types a search did not find.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from planner import knowledge
 
 MISSING_LIMIT = 2
 MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
+MOVED = 0.25  # metres: a missing instance seen this far from where it was believed when given up is tried again
 ACTION_OPS = {
     "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put", "Open": "open",
     "OpenObject": "open", "Close": "close", "CloseObject": "close", "ToggleOn": "toggle_on",
@@ -37,6 +39,7 @@ class History:
 
     flags: dict[str, set[str]] = field(default_factory=dict)
     missing: Counter = field(default_factory=Counter)
+    missing_at: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # where believed when given up
     full: set[str] = field(default_factory=set)
     not_found: set[str] = field(default_factory=set)
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
@@ -134,6 +137,18 @@ class History:
         for item in [*(i for i in memory.values() if i.container == vessel.key), *extra]:
             if item.object_type.startswith("Potato"):
                 self._set(item.key, "boiled")
+
+    def seen_elsewhere(self, memory: dict[str, ObjectInstance]) -> None:
+        """Instances left out as missing that have since been seen more than ``MOVED`` away
+        from where they were believed when given up (a put believes an apple at the fridge's
+        middle; opened again, the fridge shows it on a shelf) are tried again."""
+        for key in list(self.missing):
+            instance = memory.get(key)
+            if instance is None:
+                continue
+            where = self.missing_at.setdefault(key, instance.position)
+            if math.dist(where, instance.position) > MOVED:
+                del self.missing[key], self.missing_at[key]
 
     def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
         """Forget that these types were searched for in vain and that their instances were

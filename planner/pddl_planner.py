@@ -148,6 +148,7 @@ class SubgoalPlanner(Planner):
 class PddlPlanner(SubgoalPlanner):
     def plan(self, goal: Goal, belief: Belief, failure: SkillFailure | None = None) -> Plan:
         stands = self._settle(goal, failure)
+        self.history.seen_elsewhere(belief.memory.instances)
         if (given_up := self.gave_up()) is not None:
             return given_up
         if failure is not None and not self.params.replan and self.issued is None and self.steps \

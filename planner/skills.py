@@ -220,6 +220,7 @@ class SearchSkill(Skill):
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
+        self.history.seen_elsewhere(belief.memory.instances)  # one given up, now seen elsewhere, is found
         held = {i.key for i in belief.memory.instances.values()
                 if i.object_type == self.object_type and not self.history.gone(i.key)}
         if self.known is None:

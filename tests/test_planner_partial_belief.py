@@ -179,3 +179,24 @@ def test_a_step_binds_an_instance_it_is_not_done_to_yet():
     plan = planner().plan(Goal(subgoals=(Subgoal("CleanObject", "Bowl", "SinkBasin"),)), scene)
     assert plan.status.state == PlannerState.ACTING
     assert "Dirty" in {s.object_key for s in plan.steps} and "Clean" not in {s.object_key for s in plan.steps}
+
+
+def test_an_instance_given_up_as_missing_is_tried_again_once_seen_elsewhere():
+    """Given up where it was believed (a put believes an apple at the fridge's middle), it is
+    tried again once memory has it more than ``MOVED`` away (seen on a shelf inside), and
+    not for a sighting where it was believed."""
+    from contracts.belief import ObjectMemory
+    from planner.history import MOVED
+
+    memory = ObjectMemory()
+    apple = memory.add("Apple", (1.0, 1.5, 2.0))
+    history = History()
+    history.missing[apple.key] = 2
+    history.seen_elsewhere(memory.instances)  # where it was believed when given up
+    assert history.gone(apple.key)
+    apple.position = (1.0 + MOVED / 2, 1.5, 2.0)
+    history.seen_elsewhere(memory.instances)
+    assert history.gone(apple.key)  # about where it was believed: still given up
+    apple.position = (1.0, 1.0, 2.1)
+    history.seen_elsewhere(memory.instances)
+    assert not history.gone(apple.key) and apple.key not in history.missing_at
