@@ -35,8 +35,10 @@ bench: $(STAMP)
 
 # the default (no oracles) and each one-module ablation on the same 24 TATC valid_unseen
 # episodes (two per type), one report: runs/ablations/report.md. Resumable (run it again).
-# Budget: about 10 runs x 24 episodes at 100-300 episodes/hour per worker (Mask R-CNN on
-# one thread per worker): 1-2.5 hours on 2 cores (BENCHMARKS.md has the measured times).
+# Budget: 10 runs x 24 episodes; with Mask R-CNN (one thread per worker) an episode takes
+# 100-150 s, most of them running to the 1,000-step limit: 3-4.5 hours on 2 cores
+# (BENCHMARKS.md has the measured times). With perception held at oracle-seg
+# (`nesy ablations modules.perception.name=oracle-seg ...`) it is under an hour.
 ablations: $(STAMP)
 	$(VENV)/bin/nesy ablations --per-task 2 --workers 2 --out runs/ablations
 

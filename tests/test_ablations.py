@@ -35,7 +35,7 @@ def test_the_suite_runs_each_ablation_on_the_same_episodes_and_resumes(tmp_path,
     args = ["ablations", "--out", str(tmp_path), "--only", "rules-parser,questions-never", "--episodes", "2", *FAST]
     assert main(args) == 0
     printed = capsys.readouterr().out
-    assert "| default | (no oracles) |" in printed and "| rules-parser | parser: trained -> rules |" in printed
+    assert "| default | (the default) |" in printed and "| rules-parser | parser: trained -> rules |" in printed
     report = (tmp_path / "report.md").read_text()
     assert report.startswith("# Ablations") and "questions-never" in report
     for name in ("default", "rules-parser", "questions-never"):

@@ -105,7 +105,7 @@ def ablation_table(summaries: dict[str, dict[str, Any]], swaps: dict[str, str]) 
              "|---|---|---|---|---|---|---|---|"]
     for name, s in summaries.items():
         delta = "" if name == DEFAULT else f"{100 * (s['success_rate'] - base['success_rate']):+.1f} pts"
-        lines.append(f"| {name} | {swaps.get(name, '(no oracles)')} | {100 * s['success_rate']:.1f}% | {delta} | "
+        lines.append(f"| {name} | {swaps.get(name, '(the default)')} | {100 * s['success_rate']:.1f}% | {delta} | "
                      f"{100 * s['goal_condition_success']:.1f}% | {s['mean_steps']:.1f} | {s['mean_questions']:.2f} | "
                      f"{s['episodes_per_hour']:.0f} |")
     return lines
