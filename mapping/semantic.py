@@ -94,6 +94,7 @@ class SemanticMapper(Mapper):
         self.placed: dict[str, str] = {}  # what the Follower put down itself -> where it put it
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
+        self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # key -> (centre, extent), this frame
         searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
                                          distance_scale=p.distance_scale)
         self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
@@ -121,7 +122,7 @@ class SemanticMapper(Mapper):
             self._integrate_geometry(np.where(near[..., None], points, np.nan))
             camera = np.array([observation.pose.x, self.context.camera.camera_height, observation.pose.z])
             self.in_view = {}
-            self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # this frame's, by instance
+            self.sightings = {}
             opened, door = self._just_opened(outcome, detections)
             for detection in detections:
                 self._integrate_detection(points, detection, camera, opened if detection is door else None)

@@ -142,6 +142,8 @@ class History:
         """Instances left out as missing that have since been seen more than ``MOVED`` away
         from where they were believed when given up (a put believes an apple at the fridge's
         middle; opened again, the fridge shows it on a shelf) are tried again."""
+        for key in [k for k in self.missing_at if k not in self.missing]:  # tried again since: forget where
+            del self.missing_at[key]
         for key in list(self.missing):
             instance = memory.get(key)
             if instance is None:

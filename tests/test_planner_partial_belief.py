@@ -200,3 +200,9 @@ def test_an_instance_given_up_as_missing_is_tried_again_once_seen_elsewhere():
     apple.position = (1.0, 1.0, 2.1)
     history.seen_elsewhere(memory.instances)
     assert not history.gone(apple.key) and apple.key not in history.missing_at
+    history.missing[apple.key] = 2  # given up again, here: measured from here, not from the first place
+    history.seen_elsewhere(memory.instances)
+    assert history.gone(apple.key) and history.missing_at[apple.key] == apple.position
+    history.reconsider(frozenset({"Apple"}))  # the Commander spoke of apples
+    history.seen_elsewhere(memory.instances)
+    assert not history.missing_at
