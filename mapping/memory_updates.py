@@ -86,7 +86,7 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
 
 def _appliance(memory: ObjectMemory, appliance: ObjectInstance) -> None:
     if appliance.object_type in CLEANERS:
-        _clean(_contents(memory, _nearest([*(i for t in BASINS for i in memory.of_type(t))], appliance.position, TAP_REACH)))
+        _clean(_contents(memory, _nearest([i for t in BASINS for i in memory.of_type(t)], appliance.position, TAP_REACH)))
     elif appliance.object_type in COOKERS:
         place = appliance
         if appliance.object_type == "StoveKnob":

@@ -321,9 +321,11 @@ def nearest_box(instances: list[ObjectInstance], position: tuple[float, float, f
     best, best_distance = None, np.inf
     for instance in instances:
         gap = np.abs(np.asarray(instance.position) - here)
-        own = np.asarray(instance.extent) / 2
-        limit = own + half if meeting else np.maximum(own, half)
-        if np.all(gap <= limit + BOX_MARGIN):
+        if meeting:
+            near = boxes_meet((instance.position, instance.extent), (position, extent))
+        else:
+            near = bool(np.all(gap <= np.maximum(np.asarray(instance.extent) / 2, half) + BOX_MARGIN))
+        if near:
             distance = float(np.linalg.norm(gap))
             if distance < best_distance:
                 best, best_distance = instance, distance

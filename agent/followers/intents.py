@@ -64,7 +64,8 @@ class IntentReader:
             self.last_target = intent.target
         if intent.act == Act.INSTRUCTION or intent.location is not None:
             self.mentioned.update(t for sg in intent.subgoals for t in (sg.object, sg.receptacle) if t)
-            self.mentioned.update(t for t in (intent.location.object if intent.location else None,) if t)
+            if intent.location is not None and intent.location.object:
+                self.mentioned.add(intent.location.object)
             self.repeated.update(sg.object for sg in intent.subgoals if sg.object and sg in goal.subgoals)
         if intent.location is not None and intent.location.object:
             hints.append(intent.location)

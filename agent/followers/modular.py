@@ -95,10 +95,11 @@ class ModularFollower(Follower):
 
     def act(self, observation: Observation) -> FollowerAction:
         heard = [u.text for u in observation.utterances if u.agent_id == COMMANDER]
-        tokens = {text: parse_action_tokens(text) for text in heard}
-        for actions in tokens.values():
+        tokens = [parse_action_tokens(text) for text in heard]  # None: words, not action tokens
+        for actions in tokens:
             self.told_actions.extend(actions or ())
-        goal, hints = self.reader.read([text for text in heard if not tokens[text]], self.goal)
+        goal, hints = self.reader.read([text for text, actions in zip(heard, tokens, strict=True) if not actions],
+                                       self.goal)
         outcome = self._outcome(observation)
         detections = self.modules["perception"].detect(observation)
         belief = self.modules["mapper"].update(observation, detections, outcome, hints)
