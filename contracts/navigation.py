@@ -29,6 +29,7 @@ class NavigationGoal:
     point: tuple[float, float] | None = None
     reach: float = 1.5  # metres (AI2-THOR's interaction distance)
     centred: bool = False  # an instance: prefer the poses nearest its middle ("go to the desk": its front)
+    seen_within: float | None = None  # an instance: arrived once seen this near, on the way (None: ``reach``)
 
     def __post_init__(self) -> None:
         if (self.instance is None) == (self.point is None):

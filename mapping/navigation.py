@@ -97,7 +97,7 @@ class GridNavigator(Navigator):
             instance = belief.memory.instances.get(goal.instance)
             if instance is None:
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"{goal.instance} is not in memory")
-            if self.sees(goal.instance, goal.reach) and not goal.centred:
+            if self.sees(goal.instance, goal.seen_within or goal.reach) and not goal.centred:
                 return NavigationStep(NavigationState.ARRIVED)
             target = (instance.position[0], instance.position[2])
         else:

@@ -104,12 +104,20 @@ def relevant(state: SymbolicState, goal: CompiledGoal, history: History) -> list
 
 
 def _surfaces(state: SymbolicState, keys: set[str]) -> None:
-    """Open surfaces near the agent that take anything: where a held object can go."""
+    """Open surfaces near the agent where a held object can go down: the nearest
+    ``SURFACES``, and for each movable type in the problem the nearest surface that is a
+    usual place for it when those are not (two shelves by the fridge take no knife: without
+    a counter the knife could not be put down to take the bread slice)."""
     def surface(t: str) -> bool:
         props = knowledge.properties(t)
         return "receptacle" in props and not props & {"pickupable", "openable", "toggleable"} \
             and t not in knowledge.BASINS and t not in knowledge.SINGLE_SLOT and t not in ("Toilet", "GarbageCan")
-    keys.update(state.present(surface)[:SURFACES])
+    surfaces = state.present(surface)
+    chosen = set(surfaces[:SURFACES])
+    for kind in sorted({state.types[k] for k in keys if k in state.types and state.holds("pickupable", k)}):
+        if not any(knowledge.usual_place(kind, state.types[s]) for s in chosen):
+            chosen.update([s for s in surfaces if knowledge.usual_place(kind, state.types[s])][:1])
+    keys.update(chosen)
 
 
 def sensible(object_type: str, receptacle_type: str, goal_pair: bool) -> bool:

@@ -88,6 +88,8 @@ def good_pixels(target: ObjectInstance, mask: np.ndarray, belief: Belief, camera
     grid = np.zeros_like(mask, dtype=bool)
     grid[STRIDE // 2::STRIDE, STRIDE // 2::STRIDE] = True
     rows, cols = np.nonzero(mask & grid)
+    if rows.size == 0:  # a mask of a few pixels between the grid's
+        rows, cols = np.nonzero(mask)
     if rows.size == 0:
         return good
     right, up, forward = camera_axes(pose.heading, pose.horizon)
@@ -95,6 +97,9 @@ def good_pixels(target: ObjectInstance, mask: np.ndarray, belief: Belief, camera
             - ((rows + 0.5 - h / 2) / camera.focal)[:, None] * up[None])
     low, high = _box(target)
     mine = _hits(origin, rays, low[None], high[None])[:, 0]
+    if not np.isfinite(mine).any():  # a box too small for any ray of its own mask (a slice seen
+        # end-on, a few pixels): the mask is the evidence of where it is, at the box's distance
+        mine = np.full(len(rows), float(np.linalg.norm(np.array(target.position) - origin)))
     ok = np.isfinite(mine)
     others = competitors(target, belief, origin, affordance)
     if others and ok.any():

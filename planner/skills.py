@@ -35,7 +35,11 @@ MAX_RETRIES = 3
 MAX_MOVES = 3  # steps aside or back to find a view with a clean click
 MAX_STEPS = 250  # actions one skill may take
 HORIZONS = (0.0, 30.0, -30.0, 60.0)  # camera horizons to scan when the target is not in view on arrival
-REACH = 1.0  # metres (horizontal) the skill approaches to; AI2-THOR's reach is 1.5 m from the camera
+REACH = 1.0  # metres (horizontal) the skill walks to a pose this near the target
+# arrived on the way once the target is seen this near: AI2-THOR's reach is 1.5 m horizontally
+# from the agent's axis (docs/calibration.md), whatever the height; what lies under a fridge
+# shelf is seen from farther than it is from nearer
+SIGHT_REACH = 1.4
 
 
 class InteractSkill(Skill):
@@ -65,9 +69,11 @@ class InteractSkill(Skill):
         instance = belief.memory.instances[self.target]
         if self.reach is None:  # nearer after clicks that hit a neighbour
             misses = self.history.misclicks[self.target]
-            self.reach = max(reach_for(instance.position[1], self.camera.camera_height) - 0.3 * misses, 0.3)
+            self.reach = max(REACH - 0.3 * misses, 0.3)
         if not self.scanning and not self.hold:
-            nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.target, reach=self.reach))
+            sight = SIGHT_REACH if self.reach >= REACH else None  # not when it came closer to click again
+            nav = self.navigator.step(observation, belief,
+                                      NavigationGoal(instance=self.target, reach=self.reach, seen_within=sight))
             if nav.state == NavigationState.MOVING and nav.action:
                 return SkillStep.act(LowLevelAction(nav.action))
             if nav.state == NavigationState.UNREACHABLE:
@@ -196,13 +202,6 @@ def took_effect(action: LowLevelAction, belief: Belief, before: Belief | None = 
     if state is None or state[0] not in inst.states:
         return True
     return bool(inst.states[state[0]]) == state[1]
-
-
-def reach_for(height: float, camera_height: float, reach: float = 1.45) -> float:
-    """How near (horizontally) to come to an object at ``height`` so that it is within
-    AI2-THOR's reach (1.5 m from the camera), at most ``REACH``."""
-    drop = camera_height - height
-    return max(min(REACH, (max(reach ** 2 - drop ** 2, 0.0)) ** 0.5 - 0.1), 0.3)
 
 
 class SearchSkill(Skill):

@@ -3,6 +3,8 @@ target within reach; it reroutes around a move that failed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from contracts.belief import Belief, Cell, GridMap, ObjectMemory
@@ -104,6 +106,10 @@ def test_arrival_is_seeing_the_instance_within_reach_and_a_pose_that_does_not_se
     assert navigator.step(_observe(), belief, goal).state == NavigationState.ARRIVED
     navigator.in_view = {"Apple#1": 1.6}  # seen, but too far
     assert navigator.step(_observe(), belief, goal).action == "Forward"
+    navigator.in_view = {"Apple#1": 1.3}  # walking to a pose 1 m from it, seen 1.3 m away on the way
+    near = NavigationGoal(instance="Apple#1", reach=1.0)
+    assert navigator.step(_observe(), belief, near).action == "Forward"
+    assert navigator.step(_observe(), belief, replace(near, seen_within=1.4)).state == NavigationState.ARRIVED
     there = Belief(belief.grid, belief.memory, Pose(0.25, 1.0, 0.0, 0.0))
     navigator.in_view = {}  # at a goal pose, yet not seen (the memory was wrong): another pose is tried
     assert navigator.step(_observe(), there, goal).state == NavigationState.MOVING

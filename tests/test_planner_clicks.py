@@ -54,6 +54,19 @@ def test_a_twin_on_the_same_spot_leaves_no_clean_click():
     assert ray_click(alone.memory.instances["PlateA"], detection("Plate", FULL).mask, alone, CAMERA, "receptacle")
 
 
+def test_a_slice_seen_end_on_is_clicked_inside_its_few_pixels():
+    # a bread slice at the bottom of a fridge, 1.3 m away: a 2-pixel mask, off the ray grid
+    # (odd rows and columns), and a box estimated from it too small for its pixels' rays to meet
+    b = scene([("Slice", "BreadSliced", (0.0, 0.07, 1.3), None, {}, (0.005, 0.005, 0.005))])
+    slice_ = b.memory.instances["Slice"]
+    c0, r0, c1, r1 = screen_rect(slice_, b.pose)
+    row, col = int(round((r0 + r1) / 2)) & ~1, int(round((c0 + c1) / 2)) & ~1  # even: between the samples
+    mask = np.zeros((100, 100), dtype=bool)
+    mask[row, col - 2:col + 1:2] = True
+    x, y = ray_click(slice_, mask, b, CAMERA, "pickupable")
+    assert mask[int(y * 100), int(x * 100)]
+
+
 def test_a_step_back_is_found_when_an_overhanging_drawer_hides_the_one_below():
     # as in FloorPlan10: drawers of equal volume, the upper one 2.5 cm deeper (a tie goes to the nearer)
     b = scene([("Low", "Drawer", (0.0, 0.55, 0.3), None, {"is_open": True}, (0.5, 0.15, 0.45)),

@@ -64,6 +64,17 @@ def test_hands_full_puts_the_held_object_down_first():
     assert steps.index(("PickupObject", "Apple", None)) < steps.index(("PutObject", "Apple", "Fridge"))
 
 
+def test_a_held_knife_goes_on_a_counter_farther_than_the_nearest_shelves():
+    # by the fridge: two shelves nearer than any counter, and no knife goes on a shelf
+    shelves = [("Shelf1", "Shelf", (-0.3, 0.2, 0.3), None, {}), ("Shelf2", "Shelf", (-0.3, 0.6, 0.3), None, {})]
+    scene = [("Counter", "CounterTop", (2.0, 0.9, 2.0), None, {}), ("Fridge", "Fridge", (0.4, 0.9, 0.6), None, {"is_open": True}),
+             ("Apple", "Apple", (0.4, 0.3, 0.6), "Fridge", {}), ("Knife", "Knife", (0.0, 1.0, 0.0), None, {}), *shelves,
+             ("Microwave", "Microwave", (1.5, 1.1, 2.0), None, {"is_open": True, "is_toggled": False})]
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Microwave"))
+    steps = actions(planner().plan(goal, belief(scene, held="Knife")))
+    assert steps and steps[0] == ("PutObject", "Knife", "Counter")
+
+
 def test_full_single_slot_receptacle_is_cleared():
     stove = [("Burner", "StoveBurner", (0.6, 0.9, 0.8), "Counter", {"is_toggled": False}),
              ("Pan", "Pan", (0.6, 1.0, 0.8), "Burner", {}), ("Pot", "Pot", (-0.3, 1.0, 0.8), "Counter", {"is_filled": True}),

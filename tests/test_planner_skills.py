@@ -7,10 +7,11 @@ from __future__ import annotations
 from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, kitchen, observation
 
 from contracts.language import Subgoal
+from contracts.navigation import NavigationGoal
 from contracts.planning import PlannedSubgoal, SkillState
 from planner.clicking import click_point, find_target
 from planner.history import History
-from planner.skills import MAX_RETRIES, InteractSkill, reach_for, took_effect
+from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, InteractSkill, took_effect
 
 
 def skill(action: str, obj: str, key: str, receptacle: str | None = None, rkey: str | None = None):
@@ -106,6 +107,23 @@ def test_an_action_that_hit_the_wrong_object_is_not_a_success():
     assert s.history.misclicks["Fridge"] == 1  # the next skill for it comes closer
 
 
-def test_low_objects_are_approached_closer():
-    assert reach_for(1.0, 1.5) == 1.0
-    assert reach_for(0.2, 1.5) < 0.6
+class RecordingNavigator(ArrivedNavigator):
+    def __init__(self) -> None:
+        self.goals: list[NavigationGoal] = []
+
+    def step(self, observation, belief, goal):
+        self.goals.append(goal)
+        return super().step(observation, belief, goal)
+
+
+def test_the_target_seen_within_reach_on_the_way_is_arrived_at_unless_it_comes_closer_to_click_again():
+    # AI2-THOR's reach is horizontal, whatever the height: a slice on a fridge's bottom shelf is
+    # approached like one on a counter (from nearer, a shelf above hides it)
+    nav = RecordingNavigator()
+    low = belief([("Slice", "BreadSliced", (0.0, 0.07, 1.3), None, {})])
+    s = InteractSkill(PlannedSubgoal(Subgoal("PickupObject", "BreadSliced"), "Slice"), nav, CAMERA, History())
+    s.step(observation(), low, [detection("BreadSliced", (45, 80, 55, 85))])
+    assert nav.goals[-1].reach == REACH and nav.goals[-1].seen_within == SIGHT_REACH
+    s.step(observation("Pickup", False, "Pickup failed: no object at that point"), low, [])
+    s.step(observation(), low, [detection("BreadSliced", (45, 80, 55, 85))])
+    assert nav.goals[-1].reach < REACH and nav.goals[-1].seen_within is None
