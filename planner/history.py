@@ -171,7 +171,7 @@ class History:
         if key is None:
             return
         lowered = reason.lower()
-        if "another object" in lowered:  # a click on a neighbour: the skill counted it
+        if "another object" in lowered or "neighbour" in lowered:  # a click on a neighbour: the skill counted it
             if self.misclicks[key] >= MISCLICK_LIMIT:  # it cannot be told apart (a twin on the same spot)
                 self.missing[key] = max(self.missing[key], MISSING_LIMIT)
             return

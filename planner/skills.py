@@ -163,6 +163,7 @@ class InteractSkill(Skill):
         lowered = error.lower()
         if "is closed" in lowered and action.action == "Place" and self._believed_open(belief):
             error = "the click hit a closed neighbour"  # the target is open: retry elsewhere, below
+            self.history.misclicks[self.target] += 1  # and the next skill for it comes closer
         elif "is closed" in lowered and action.action in ("Place", "Pickup") and not self.queue:
             self.queue.append("Open")  # receptacle closed: open it, then do the subgoal
             return None

@@ -102,6 +102,23 @@ def test_is_closed_about_a_neighbour_of_an_open_receptacle_does_not_open_again()
     first = s.step(observation(), b, dets).action.target
     again = s.step(observation("Place", False, "Receptacle Drawer|2 is closed"), b, dets)
     assert again.action.action == "Place" and again.action.target != first
+    assert s.history.misclicks["Drawer"] == 1  # the next skill for it comes closer
+
+
+def test_a_receptacle_whose_clicks_keep_hitting_a_closed_neighbour_is_left_out():
+    # a low cabinet beside a closed one: every put lands on the neighbour, from near and far
+    b = belief([("Cabinet", "Cabinet", (0.0, 0.4, 1.0), None, {"is_open": True}),
+                ("Bowl", "Bowl", (0.3, 1.0, 1.0), None, {})], held="Bowl")
+    dets = [detection("Cabinet", (30, 60, 70, 100))]
+    history = History()
+    for _ in range(MISCLICK_LIMIT):  # each skill comes closer and clicks elsewhere, and fails
+        s = InteractSkill(PlannedSubgoal(Subgoal("PutObject", "Bowl", "Cabinet"), "Bowl", "Cabinet"),
+                          ArrivedNavigator(), CAMERA, history)
+        result = s.step(observation(), b, dets)
+        while result.state == SkillState.RUNNING:
+            result = s.step(observation("Place", False, "Receptacle Cabinet|2 is closed"), b, dets)
+        history.failed("put", "Cabinet", result.reason)
+    assert history.gone("Cabinet")  # replanning binds another cabinet
 
 
 class Exhausted:
