@@ -127,3 +127,14 @@ def test_the_target_seen_within_reach_on_the_way_is_arrived_at_unless_it_comes_c
     s.step(observation("Pickup", False, "Pickup failed: no object at that point"), low, [])
     s.step(observation(), low, [detection("BreadSliced", (45, 80, 55, 85))])
     assert nav.goals[-1].reach < REACH and nav.goals[-1].seen_within is None
+
+
+def test_a_phantom_whose_every_click_hits_nothing_is_left_out_after_one_skill():
+    # Mask R-CNN's microwave where there is none: clicks from nearer and nearer hit nothing
+    scene = belief([("Microwave", "Microwave", (0.0, 1.0, 1.0), None, {"is_open": False})])
+    s = skill("OpenObject", "Microwave", "Microwave")
+    dets = [detection("Microwave", (30, 30, 70, 70))]
+    result = s.step(observation(), scene, dets)
+    while result.state == SkillState.RUNNING:
+        result = s.step(observation("Open", False, "No object that can be acted on (openable) at (0.50, 0.50)"), scene, dets)
+    assert result.state == SkillState.FAILED and s.history.gone("Microwave")
