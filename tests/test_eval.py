@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,15 @@ def test_selection_is_task_balanced_and_deterministic():
     assert sorted(e.task_type for e in two) == ["Make Coffee", "Make Coffee", "Water Plant", "Water Plant"]
     with pytest.raises(NesyError, match="unknown task type"):
         select(episodes, None, ["Fly To The Moon"])
+
+
+def test_a_per_task_sample_covers_distinct_alfred_trials_before_second_annotations():
+    template = load_suite("tatc", "valid_unseen")[0]
+    annotations = [("a", 0), ("a", 1), ("a", 2), ("b", 0), ("b", 1), ("c", 0)]
+    episodes = [replace(template, episode_id=f"{trial}:{k}", suite="alfred", task_type="pick_two", annotation=k)
+                for trial, k in annotations]
+    assert [e.episode_id for e in select(episodes, None, per_task=3)] == ["a:0", "b:0", "c:0"]
+    assert [e.episode_id for e in select(episodes, 5)] == ["a:0", "b:0", "c:0", "a:1", "b:1"]
 
 
 def test_parallel_and_serial_runs_give_identical_episodes(tmp_path):

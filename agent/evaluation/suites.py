@@ -75,9 +75,11 @@ def _norm(task_type: str) -> str:
 
 
 def balanced_order(episodes: Sequence[Episode]) -> list[Episode]:
-    """Round-robin over task types (sorted), each type's episodes in their given order."""
+    """Round-robin over task types (sorted); each type's episodes in their given order, but
+    every ALFRED trial's first annotation before any second one (a sample of a type's first
+    N episodes then covers N trials, not N/3 trials thrice)."""
     by_type: dict[str, list[Episode]] = {}
-    for episode in episodes:
+    for episode in sorted(episodes, key=lambda e: e.annotation):
         by_type.setdefault(episode.task_type, []).append(episode)
     queues = [by_type[t] for t in sorted(by_type)]
     ordered: list[Episode] = []

@@ -84,4 +84,5 @@ def alfred_episodes(trajectories: Iterable[Trajectory]) -> Iterator[Episode]:
                 pddl_params=dict(trajectory.pddl_params),
                 goal_text=annotation.get("task_desc", ""),
                 step_texts=tuple(annotation.get("high_descs", ())),
+                annotation=index,
             )

@@ -45,6 +45,7 @@ class Episode:
     pddl_params: dict[str, Any] = field(default_factory=dict)  # ALFRED
     goal_text: str = ""  # ALFRED: the human goal of this annotation
     step_texts: tuple[str, ...] = ()  # ALFRED: the human step instructions
+    annotation: int = 0  # ALFRED: which of its trial's annotations (about 3 per trial) this episode is
     seed: int = 0
     variant: str = ""  # ALFRED-L: "nav-only" (no task: only where to end), "rev-1", "rev-n"
     final_position: tuple[float, float] | None = None  # ALFRED-L: where the Follower must end (world x, z; POSITION_REACH)
