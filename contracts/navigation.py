@@ -77,3 +77,8 @@ class Searcher(ABC):
     @abstractmethod
     def searched(self, target: SearchTarget) -> None:
         """Mark a target as searched (it is not proposed again this episode)."""
+
+    def worth_opening(self, belief: Belief, target: SearchTarget) -> bool:
+        """Is the container ``target`` proposes still to be opened, now that the Follower
+        stands before it? (What was seen on the way may show it is one already open.)"""
+        return True

@@ -143,16 +143,25 @@ class FrontierPriorSearcher(Searcher):
             out.append((self.frontier_value, point, SearchTarget(NavigationGoal(point=point), reason="frontier")))
         return out
 
+    def worth_opening(self, belief: Belief, target: SearchTarget) -> bool:
+        instance = belief.memory.instances.get(target.goal.instance or "")
+        return instance is not None and not self._opened_around(belief, instance)
+
     def _opened_around(self, belief: Belief, instance) -> bool:
-        """Does the instance's centre lie in the box (plus ``same_margin``) of a container of
-        its type that was opened? (An opened door moves what is seen of it: the same
-        container is often remembered again as a new instance.)"""
-        for key in self.opened:
+        """Does the instance's centre lie in the box (plus ``same_margin``) of an opened
+        container of its type, the box swept out by its door towards where the Follower
+        opened it? (An opened door moves what is seen of it: the same container is often
+        remembered again as a new instance, in front of the old one.)"""
+        opened = {key for key in self.opened if key != instance.key}
+        opened |= {i.key for i in belief.memory.of_type(instance.object_type)
+                   if i.states.get("is_open") and i.key != instance.key}
+        for key in opened:
             other = belief.memory.instances.get(key)
             if other is None or other.object_type != instance.object_type:
                 continue
-            gap = np.abs(np.subtract(instance.position, other.position)) - np.asarray(other.extent) / 2
-            if np.all(gap <= self.same_margin):
+            low, high = door_swept_box(other)
+            if np.all((np.asarray(instance.position) >= low - self.same_margin)
+                      & (np.asarray(instance.position) <= high + self.same_margin)):
                 return True
         return False
 
@@ -177,3 +186,20 @@ class FrontierPriorSearcher(Searcher):
             target = SearchTarget(NavigationGoal(instance=instance.key), open_receptacle=closed, reason=reason)
             out.append((p, (instance.position[0], instance.position[2]), target))
         return out
+
+
+def door_swept_box(container) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high) corners of an opened container's box grown, on the side it was opened
+    from (``opened_from``), by its wider horizontal side: the space its door swings into."""
+    centre, half = np.asarray(container.position, dtype=float), np.asarray(container.extent, dtype=float) / 2
+    low, high = centre - half, centre + half
+    front = container.states.get("opened_from")
+    if front is not None:
+        dx, dz = front[0] - centre[0], front[1] - centre[2]
+        axis, towards = (0, dx) if abs(dx) >= abs(dz) else (2, dz)
+        door = max(container.extent[0], container.extent[2])
+        if towards > 0:
+            high[axis] += door
+        else:
+            low[axis] -= door
+    return low, high

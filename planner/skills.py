@@ -215,7 +215,7 @@ class SearchSkill(Skill):
         self.navigator, self.camera, self.history = navigator, camera, history
         self.current: SearchTarget | None = None
         self.turns = self.steps = self.spins = self.looks = 0
-        self.opening = False
+        self.opening = self.arrived = False
         self.known: set[str] | None = None  # instances of the type in memory when the search began
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
@@ -239,24 +239,32 @@ class SearchSkill(Skill):
             if self.current is None:
                 self.history.not_found.add(self.object_type)
                 return SkillStep.fail(f"no {self.object_type} found: searched everywhere it could be")
-        nav = self.navigator.step(observation, belief, self.current.goal)
-        if nav.state == NavigationState.MOVING and nav.action:
-            return SkillStep.act(LowLevelAction(nav.action))
-        if nav.state == NavigationState.ARRIVED and self.current.open_receptacle and not self.opening:
+        if not self.arrived:  # once there, the turns and looks below are not undone by the navigator
+            nav = self.navigator.step(observation, belief, self.current.goal)
+            if nav.state == NavigationState.MOVING and nav.action:
+                return SkillStep.act(LowLevelAction(nav.action))
+            self.arrived = nav.state == NavigationState.ARRIVED
+        if self.arrived and self.current.open_receptacle and not self.opening:
             self.opening = True
+            if not searcher.worth_opening(belief, self.current):  # the door of one opened already
+                return self._next(observation, belief, detections)
             receptacle = belief.memory.instances.get(self.current.goal.instance or "")
             detection = find_target(receptacle, detections, belief.pose, self.camera) if receptacle else None
             if detection is not None:
                 point = ray_click(receptacle, detection.mask, belief, self.camera, "openable")
                 x, y = point or click_point(detection, detections, affordance="openable")
                 return SkillStep.act(LowLevelAction("Open", {"x": x, "y": y}, receptacle.key))
-        if nav.state == NavigationState.ARRIVED and self.opening and (look := self._look_into(belief)) is not None:
+        if self.arrived and self.opening and (look := self._look_into(belief)) is not None:
             return look
-        if nav.state == NavigationState.ARRIVED and self.turns < 4 and not self.current.open_receptacle:
-            self.turns += 1  # look around where the search led
+        if self.arrived and self.turns < 4 and not self.current.open_receptacle:
+            self.turns += 1  # look around where the search led: a full turn
             return SkillStep.act(LowLevelAction("Turn Right"))
-        searcher.searched(self.current)
-        self.current, self.opening, self.looks = None, False, 0
+        return self._next(observation, belief, detections)
+
+    def _next(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
+        """The current target is searched: on to the next."""
+        self.navigator.searcher.searched(self.current)
+        self.current, self.opening, self.arrived, self.looks = None, False, False, 0
         return self.step(observation, belief, detections)
 
     def _look_into(self, belief: Belief) -> SkillStep | None:

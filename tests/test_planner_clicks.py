@@ -9,7 +9,13 @@ from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, observat
 from contracts.belief import ObjectInstance
 from contracts.geometry import Pose
 from contracts.language import Subgoal
-from contracts.navigation import NavigationGoal, SearchTarget
+from contracts.navigation import (
+    NavigationGoal,
+    NavigationState,
+    NavigationStep,
+    Searcher,
+    SearchTarget,
+)
 from contracts.planning import PlannedSubgoal, SkillState
 from planner.clicking import project
 from planner.history import MISCLICK_LIMIT, History
@@ -121,9 +127,12 @@ def test_a_receptacle_whose_clicks_keep_hitting_a_closed_neighbour_is_left_out()
     assert history.gone("Cabinet")  # replanning binds another cabinet
 
 
-class Exhausted:
+class Exhausted(Searcher):
     def next_search(self, belief, object_type):
         return None
+
+    def searched(self, target) -> None:
+        pass
 
 
 class SearchingNavigator(ArrivedNavigator):
@@ -176,7 +185,7 @@ def test_a_plate_is_not_put_down_onto_the_plate_already_there():
     assert not crowded(counter, b, b.pose, CAMERA) and free_spot(counter, b, CAMERA) is None
 
 
-class OneCabinet:
+class OneCabinet(Searcher):
     """A searcher that offers one closed cabinet to open, then nothing."""
 
     def __init__(self) -> None:
@@ -203,3 +212,59 @@ def test_a_search_looks_into_the_cabinet_it_opened_above_the_counter():
     level = belief([("Cabinet", "Cabinet", (0.0, 2.0, 0.8), None, {"is_open": True})], horizon=-30.0)
     after = s.step(observation("Look Up"), level, [])  # aimed: searched, and nothing is left
     assert navigator.searcher.done and after.action.action == "Turn Right"
+
+
+class TwoPlaces(Searcher):
+    """A searcher that offers a counter to visit, then a cabinet to open unless told it is one opened already."""
+
+    def __init__(self, open_cabinet: bool) -> None:
+        self.open_cabinet, self.done = open_cabinet, []
+
+    def next_search(self, belief, object_type):
+        targets = [SearchTarget(NavigationGoal(instance="Counter")), SearchTarget(NavigationGoal(instance="Cabinet"), open_receptacle=True)]
+        return targets[len(self.done)] if len(self.done) < 2 else None
+
+    def searched(self, target) -> None:
+        self.done.append(target.goal.instance)
+
+    def worth_opening(self, belief, target) -> bool:
+        return self.open_cabinet
+
+
+class UndoingNavigator(ArrivedNavigator):
+    """Arrived only facing the heading it started with: any other heading is turned back (a goal pose's heading)."""
+
+    def step(self, observation, belief, goal):
+        if belief.pose.heading % 360:
+            return NavigationStep(NavigationState.MOVING, "Turn Left")
+        return NavigationStep(NavigationState.ARRIVED)
+
+
+def test_a_search_turns_a_full_circle_where_it_arrived_then_opens_only_a_cabinet_worth_opening():
+    for worth in (True, False):
+        navigator = UndoingNavigator()
+        navigator.searcher = TwoPlaces(worth)
+        scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                        ("Cabinet", "Cabinet", (0.5, 0.5, 1.0), None, {"is_open": False})])
+        s = SearchSkill("Bowl", navigator, CAMERA, History())
+        actions = []
+        for _ in range(6):
+            actions.append(s.step(observation(), scene, [detection("Cabinet", (30, 30, 70, 70))]).action.action)
+            scene.pose = Pose(0.0, 0.0, scene.pose.heading + 90 * (actions[-1] == "Turn Right"), scene.pose.horizon)
+        # four quarter turns at the counter, not undone by the navigator in between
+        assert actions[:4] == ["Turn Right"] * 4 and navigator.searcher.done[0] == "Counter"
+        assert actions[4] == ("Open" if worth else "Turn Right")  # not worth it: searched without a click
+        assert navigator.searcher.done[1:] == ([] if worth else ["Cabinet"])
+
+
+def test_a_closed_container_in_front_of_an_opened_one_of_its_type_is_its_door():
+    from mapping.exploration import FrontierPriorSearcher
+
+    scene = belief([("Cabinet1", "Cabinet", (0.0, 2.0, 2.0), None, {"is_open": True, "opened_from": (0.0, 1.0)}),
+                    ("Cabinet2", "Cabinet", (0.1, 2.0, 1.55), None, {}),  # 0.45 m in front: its door
+                    ("Cabinet3", "Cabinet", (0.55, 2.0, 2.0), None, {})])  # beside it: another cabinet
+    for key in ("Cabinet1", "Cabinet2", "Cabinet3"):
+        scene.memory.instances[key].extent = (0.5, 0.4, 0.35)
+    searcher = FrontierPriorSearcher()
+    door, beside = (SearchTarget(NavigationGoal(instance=k), open_receptacle=True) for k in ("Cabinet2", "Cabinet3"))
+    assert not searcher.worth_opening(scene, door) and searcher.worth_opening(scene, beside)
