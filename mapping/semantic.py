@@ -13,7 +13,8 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   and its 3-D centroid and extent, which ``ObjectMemory.observe`` fuses into instances
   (out to ``max_detection_depth``: farther than the map's ``max_depth``, since a far object
   is worth walking to);
-- the Follower's own actions and the hints update the memory (``mapping.memory_updates``);
+- the Follower's own actions and the hints update the memory (``mapping.memory_updates``),
+  and a faucet is believed behind each sink basin seen with none seen (``mapping.fixtures``);
   after the Follower opened a container, the sighting under its click in the next frame is
   that container with its door open: the instance's box grows to hold it (``union_box``), so
   the open door seen later is fused into it instead of becoming a container to open again;
@@ -40,6 +41,7 @@ from contracts.perception import Detection
 from contracts.planning import ActionOutcome
 from contracts.registry import mapper
 from mapping.exploration import FrontierPriorSearcher
+from mapping.fixtures import FaucetBeliefs
 from mapping.memory_updates import HintBook, apply_outcome, believed_container, rests_on
 from mapping.navigation import GridNavigator
 
@@ -91,6 +93,7 @@ class SemanticMapper(Mapper):
         self._layers = np.zeros((0, cells, cells), dtype=np.float32)
         self.memory = ObjectMemory()
         self.hints = HintBook()
+        self.faucets = FaucetBeliefs()
         self.placed: dict[str, str] = {}  # what the Follower put down itself -> where it put it
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
@@ -133,6 +136,7 @@ class SemanticMapper(Mapper):
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
         self.hints.resolve(self.memory)
+        self.faucets.update(self.memory, self.in_view, observation.pose)  # behind basins: the detector misses them
         return Belief(self.grid, self.memory, observation.pose, self.step)
 
     # -- geometry ------------------------------------------------------------------------

@@ -85,3 +85,21 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     rows, cols = np.nonzero(free)
     k = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
+
+
+def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> Detection | None:
+    """A stand-in detection for an instance believed but not seen (``states["inferred"]``:
+    a faucet behind its basin): the frame's pixels inside the projection of its believed
+    box; None when a corner is behind the camera or the box is out of the frame."""
+    (x, y, z), (ex, ey, ez) = instance.position, instance.extent
+    corners = [project((x + dx * ex / 2, y + dy * ey / 2, z + dz * ez / 2), pose, camera)
+               for dx in (-1, 1) for dy in (-1, 1) for dz in (-1, 1)]
+    if any(c is None for c in corners):
+        return None
+    c0, c1 = (int(np.clip(f(c[0] for c in corners), 0, camera.width)) for f in (min, max))
+    r0, r1 = (int(np.clip(f(c[1] for c in corners), 0, camera.height)) for f in (min, max))
+    if c1 <= c0 or r1 <= r0:
+        return None
+    mask = np.zeros((camera.height, camera.width), dtype=bool)
+    mask[r0:r1, c0:c1] = True
+    return Detection(instance.object_type, float(np.clip(instance.confidence, 0.0, 1.0)), (c0, r0, c1, r1), mask)

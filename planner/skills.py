@@ -22,7 +22,7 @@ from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
 from planner import knowledge
-from planner.clicking import click_point, find_target, project
+from planner.clicking import believed_detection, click_point, find_target, project
 from planner.history import ACTION_OPS, History
 from planner.raycast import better_view, free_spot, ray_click
 
@@ -82,6 +82,8 @@ class InteractSkill(Skill):
                     return self.step(observation, belief, detections)
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
         detection = find_target(instance, detections, belief.pose, self.camera)
+        if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
+            detection = believed_detection(instance, belief.pose, self.camera)
         if detection is None and self.hold:  # lost it after stepping aside: walk to it again
             self.hold = False
             return self.step(observation, belief, detections)
