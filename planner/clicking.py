@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from contracts.belief import ObjectInstance
-from contracts.geometry import CameraIntrinsics, Pose, camera_axes
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes, depth_to_points
 from contracts.perception import Detection
 from planner import knowledge
 
+BELIEVED_MARGIN = 0.05  # metres around a believed box whose surfaces a stand-in detection keeps
 
 def project(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> tuple[float, float] | None:
     """Pixel (col, row) of an odometry point, None when it is behind the camera."""
@@ -87,10 +88,13 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
 
 
-def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> Detection | None:
+def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics,
+                       depth: np.ndarray | None = None) -> Detection | None:
     """A stand-in detection for an instance believed but not seen (``states["inferred"]``:
     a faucet behind its basin): the frame's pixels inside the projection of its believed
-    box; None when a corner is behind the camera or the box is out of the frame."""
+    box, and with a depth frame only those whose surface lies in the box (grown by
+    ``BELIEVED_MARGIN``: the tap, not the wall behind it or the counter below) when any
+    does; None when a corner is behind the camera or the box is out of the frame."""
     (x, y, z), (ex, ey, ez) = instance.position, instance.extent
     corners = [project((x + dx * ex / 2, y + dy * ey / 2, z + dz * ez / 2), pose, camera)
                for dx in (-1, 1) for dy in (-1, 1) for dz in (-1, 1)]
@@ -102,4 +106,13 @@ def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntri
         return None
     mask = np.zeros((camera.height, camera.width), dtype=bool)
     mask[r0:r1, c0:c1] = True
+    if depth is not None and depth.shape == mask.shape:
+        points = depth_to_points(depth, pose, camera)
+        half = np.asarray(instance.extent) / 2 + BELIEVED_MARGIN
+        with np.errstate(invalid="ignore"):
+            inside = np.all(np.abs(points - np.asarray(instance.position)) <= half, axis=-1)
+        if (mask & inside).any():
+            mask &= inside
+            rows, cols = np.nonzero(mask)
+            c0, r0, c1, r1 = int(cols.min()), int(rows.min()), int(cols.max()) + 1, int(rows.max()) + 1
     return Detection(instance.object_type, float(np.clip(instance.confidence, 0.0, 1.0)), (c0, r0, c1, r1), mask)

@@ -83,7 +83,7 @@ class InteractSkill(Skill):
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
         detection = find_target(instance, detections, belief.pose, self.camera)
         if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
-            detection = believed_detection(instance, belief.pose, self.camera)
+            detection = believed_detection(instance, belief.pose, self.camera, observation.depth)
         if detection is None and self.hold:  # lost it after stepping aside: walk to it again
             self.hold = False
             return self.step(observation, belief, detections)

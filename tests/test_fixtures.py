@@ -4,6 +4,7 @@ shows it), with offsets fitted on ALFRED train data."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from planner_scenes import CAMERA, ArrivedNavigator, belief, observation
 
@@ -50,6 +51,10 @@ def test_an_inferred_faucet_is_clicked_inside_its_projected_box():
     stand_in = believed_detection(scene.memory.instances["Faucet"], scene.pose, CAMERA)
     assert stand_in is not None and stand_in.mask.sum() > 0 and stand_in.mask[50, 50]
     assert believed_detection(scene.memory.instances["Faucet"], Pose(0.0, 0.0, 180.0, 0.0), CAMERA) is None  # behind
+    depth = np.full((CAMERA.height, CAMERA.width), 2.0, dtype=np.float32)  # the wall, 1.1 m behind the box
+    depth[45:55, 45:55] = 0.8  # the tap itself, inside the box
+    tap = believed_detection(scene.memory.instances["Faucet"], scene.pose, CAMERA, depth)
+    assert tap.mask.sum() == 100 and tap.mask[45:55, 45:55].all() and tap.box == (45, 45, 55, 55)
     step = PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Faucet")
     action = InteractSkill(step, ArrivedNavigator(), CAMERA, History()).step(observation(), scene, []).action
     c0, r0, c1, r1 = stand_in.box
