@@ -5,9 +5,12 @@ Mask R-CNN hardly ever finds a faucet (mask AP 0.02 on valid_unseen frames; a th
 tap against the wall), yet every TEACh and ALFRED task that cleans or fills needs one. Every
 kitchen faucet stands at the back of a sink basin, so for each basin seen with no faucet
 seen near it the memory believes one ``FAUCET_BACK`` metres behind the basin's centre and
-``FAUCET_RISE`` above it. "Behind" is away from where the Follower stood when it saw the
-basin nearest (basins are seen from the front), snapped to the nearer axis of the map
-(counters run along walls). The offsets are the medians over the 52 faucet / basin pairs
+``FAUCET_RISE`` above it. "Behind" is away from the basin's front: of the map's four axis
+directions (counters run along walls), the one with the most free floor 0.4-0.8 m out from
+the basin's centre (the fit measures it from the nearest reachable position the same way);
+with no free floor mapped around it yet, away from where the Follower stands. Basins seen at
+least ``MIN_SIGHTINGS`` times count (a phantom detection is seen once or twice); a ``Sink``
+only when no ``SinkBasin`` is believed (Mask R-CNN finds both, one sink). The offsets are the medians over the 52 faucet / basin pairs
 that ALFRED's experts used in clean tasks on train floor plans (their object ids carry
 positions; ``python -m mapping.fixtures_fit`` recomputes them, and a slow test checks
 these constants).
@@ -21,39 +24,33 @@ from __future__ import annotations
 
 import math
 
-from contracts.belief import ObjectInstance, ObjectMemory
+from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import Pose
 
-FAUCET_BACK = 0.21  # metres behind the basin's centre, away from where it is seen from
+FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
 FAUCET_EXTENT = (0.2, 0.2, 0.2)  # metres: the region a click looks for it in
-BASIN_TYPES = ("SinkBasin", "Sink")
 FAUCET_NEAR = 1.0  # metres: a faucet seen this near a basin is its own (no inference)
+MIN_SIGHTINGS = 2  # frames a basin must have been seen in
+FRONT_RANGE = (0.4, 0.5, 0.6, 0.7, 0.8)  # metres from a basin's centre where its front's floor is looked for
 
 
 class FaucetBeliefs:
-    """Per basin: the faucet believed behind it, from the nearest view of the basin so far."""
+    """Per basin: the faucet believed behind it."""
 
-    def __init__(self) -> None:
-        self.views: dict[str, float] = {}  # basin key -> distance of the view its faucet was placed from
-
-    def update(self, memory: ObjectMemory, in_view: dict[str, float], pose: Pose) -> None:
+    def update(self, memory: ObjectMemory, in_view: dict[str, float], pose: Pose, grid: GridMap) -> None:
         seen = [f for f in memory.of_type("Faucet") if f.times_seen > 0]
-        for basin in [b for t in BASIN_TYPES for b in memory.of_type(t) if b.times_seen > 0]:
+        basins = [b for b in memory.of_type("SinkBasin") if b.times_seen >= MIN_SIGHTINGS]
+        basins = basins or [b for b in memory.of_type("Sink") if b.times_seen >= MIN_SIGHTINGS]
+        for basin in basins:
             if any(_horizontal(f.position, basin.position) <= FAUCET_NEAR for f in seen):
                 continue
             faucet = self._faucet_of(memory, basin)
-            distance = in_view.get(basin.key)
-            if distance is not None and distance < self.views.get(basin.key, math.inf):
-                self.views[basin.key] = distance
-                faucet.states["behind"] = _back(pose, basin.position)
-            back = faucet.states.get("behind")
-            if back is None:
-                continue
+            back = _back(grid, pose, basin.position)
             x, y, z = basin.position
             faucet.position = (x + back[0] * FAUCET_BACK, y + FAUCET_RISE, z + back[1] * FAUCET_BACK)
-            if distance is not None:
-                in_view[faucet.key] = distance
+            if basin.key in in_view:
+                in_view[faucet.key] = in_view[basin.key]
 
     @staticmethod
     def _faucet_of(memory: ObjectMemory, basin: ObjectInstance) -> ObjectInstance:
@@ -70,12 +67,18 @@ class FaucetBeliefs:
         return faucet
 
 
-def _back(pose: Pose, basin: tuple[float, float, float]) -> tuple[float, float]:
-    """The unit axis direction (x, z) from the viewer to the basin, the nearer of the map's axes."""
+def _back(grid: GridMap, pose: Pose, basin: tuple[float, float, float]) -> tuple[float, float]:
+    """The unit axis direction (x, z) from the basin's front to its back: away from the axis
+    direction with the most free floor out from it, else from the Follower."""
+    free = {}
+    for direction in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)):
+        cells = [grid.cell_of(basin[0] + direction[0] * r, basin[2] + direction[1] * r) for r in FRONT_RANGE]
+        free[direction] = sum(grid.inside(*c) and grid.occupancy[c] == Cell.FREE for c in cells)
+    front = max(free, key=lambda d: free[d])
+    if free[front] > 0:
+        return (-front[0], -front[1])
     dx, dz = basin[0] - pose.x, basin[2] - pose.z
-    if abs(dx) >= abs(dz):
-        return (math.copysign(1.0, dx), 0.0)
-    return (0.0, math.copysign(1.0, dz))
+    return (math.copysign(1.0, dx), 0.0) if abs(dx) >= abs(dz) else (0.0, math.copysign(1.0, dz))
 
 
 def _horizontal(a: tuple[float, ...], b: tuple[float, ...]) -> float:
