@@ -15,7 +15,8 @@ that ALFRED's experts used in clean tasks on train floor plans (their object ids
 positions; ``python -m mapping.fixtures_fit`` recomputes them, and a slow test checks
 these constants).
 The inferred faucet is marked ``states["inferred"]``: a skill clicks inside its projected
-box, since no detection shows it; it counts as in view whenever its basin is. A hint-only
+box, since no detection shows it; it counts as in view when its basin is and it projects
+well inside the frame (a click on a box cut by the frame's edge missed). A hint-only
 faucet ("the faucet is near the garbage can") is moved behind the basin: a faucet is never
 anywhere else.
 """
@@ -24,21 +25,25 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
-from contracts.geometry import Pose
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes
 
 FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
 FAUCET_EXTENT = (0.2, 0.2, 0.2)  # metres: the region a click looks for it in
 FAUCET_NEAR = 1.0  # metres: a faucet seen this near a basin is its own (no inference)
 MIN_SIGHTINGS = 2  # frames a basin must have been seen in
+FRAME_MARGIN = 0.1  # a believed faucet is in view when it projects this far (of the frame) inside its edges
 FRONT_RANGE = (0.4, 0.5, 0.6, 0.7, 0.8)  # metres from a basin's centre where its front's floor is looked for
 
 
 class FaucetBeliefs:
     """Per basin: the faucet believed behind it."""
 
-    def update(self, memory: ObjectMemory, in_view: dict[str, float], pose: Pose, grid: GridMap) -> None:
+    def update(self, memory: ObjectMemory, in_view: dict[str, float], pose: Pose, grid: GridMap,
+               camera: CameraIntrinsics) -> None:
         seen = [f for f in memory.of_type("Faucet") if f.times_seen > 0]
         basins = [b for b in memory.of_type("SinkBasin") if b.times_seen >= MIN_SIGHTINGS]
         basins = basins or [b for b in memory.of_type("Sink") if b.times_seen >= MIN_SIGHTINGS]
@@ -49,7 +54,7 @@ class FaucetBeliefs:
             back = _back(grid, pose, basin.position)
             x, y, z = basin.position
             faucet.position = (x + back[0] * FAUCET_BACK, y + FAUCET_RISE, z + back[1] * FAUCET_BACK)
-            if basin.key in in_view:
+            if basin.key in in_view and _in_frame(faucet.position, pose, camera):
                 in_view[faucet.key] = in_view[basin.key]
 
     @staticmethod
@@ -79,6 +84,18 @@ def _back(grid: GridMap, pose: Pose, basin: tuple[float, float, float]) -> tuple
         return (-front[0], -front[1])
     dx, dz = basin[0] - pose.x, basin[2] - pose.z
     return (math.copysign(1.0, dx), 0.0) if abs(dx) >= abs(dz) else (0.0, math.copysign(1.0, dz))
+
+
+def _in_frame(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> bool:
+    """Does ``point`` project inside the frame, ``FRAME_MARGIN`` of it away from the edges?"""
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    d = np.asarray(point, dtype=float) - np.array([pose.x, camera.camera_height, pose.z])
+    depth = float(d @ forward)
+    if depth <= 1e-3:
+        return False
+    col = 0.5 + float(d @ right) / depth * camera.focal / camera.width
+    row = 0.5 - float(d @ up) / depth * camera.focal / camera.height
+    return FRAME_MARGIN <= col <= 1 - FRAME_MARGIN and FRAME_MARGIN <= row <= 1 - FRAME_MARGIN
 
 
 def _horizontal(a: tuple[float, ...], b: tuple[float, ...]) -> float:

@@ -136,7 +136,7 @@ class SemanticMapper(Mapper):
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
         self.hints.resolve(self.memory)
-        self.faucets.update(self.memory, self.in_view, observation.pose, self.grid)  # behind basins: the detector misses them
+        self.faucets.update(self.memory, self.in_view, observation.pose, self.grid, self.context.camera)  # behind basins: the detector misses them
         return Belief(self.grid, self.memory, observation.pose, self.step)
 
     # -- geometry ------------------------------------------------------------------------

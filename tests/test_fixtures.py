@@ -32,21 +32,24 @@ def unknown_map() -> GridMap:
 def test_a_faucet_is_believed_behind_a_basin_seen_with_none():
     memory = kitchen()
     in_view = {"SinkBasin#1": 0.8}
-    FaucetBeliefs().update(memory, in_view, Pose(0.2, 0.0, 0.0, 30.0), unknown_map())  # seen from the south (z < 1)
+    FaucetBeliefs().update(memory, in_view, Pose(0.2, 0.0, 0.0, 30.0), unknown_map(), CAMERA)  # seen from the south (z < 1)
     (faucet,) = memory.of_type("Faucet")
     assert faucet.position == pytest.approx((0.0, 0.9 + FAUCET_RISE, 1.0 + FAUCET_BACK))
     assert faucet.states["inferred"] and in_view[faucet.key] == 0.8  # in view with its basin
+    aside = {"SinkBasin#1": 0.8}
+    FaucetBeliefs().update(memory, aside, Pose(0.2, 0.0, 90.0, 30.0), unknown_map(), CAMERA)  # looking east
+    assert faucet.key not in aside  # out of the frame: not in view, though the basin is
 
 
 def test_the_basins_front_is_where_the_mapped_floor_is_not_where_the_follower_stands():
     memory = kitchen()
     grid = unknown_map()
     grid.occupancy[:, 34:] = Cell.FREE  # floor east of the basin (x >= 0.4)
-    FaucetBeliefs().update(memory, {}, Pose(0.0, 0.0, 0.0, 30.0), grid)  # the Follower stands south of it
+    FaucetBeliefs().update(memory, {}, Pose(0.0, 0.0, 0.0, 30.0), grid, CAMERA)  # the Follower stands south of it
     assert memory.of_type("Faucet")[0].position == pytest.approx((-FAUCET_BACK, 0.9 + FAUCET_RISE, 1.0))
     once = ObjectMemory()
     once.add("SinkBasin", (0.0, 0.9, 1.0), times_seen=1)  # seen in one frame only: maybe a phantom
-    FaucetBeliefs().update(once, {}, Pose(0.0, 0.0, 0.0, 30.0), grid)
+    FaucetBeliefs().update(once, {}, Pose(0.0, 0.0, 0.0, 30.0), grid, CAMERA)
     assert not once.of_type("Faucet")
 
 
@@ -54,11 +57,11 @@ def test_a_hinted_faucet_moves_behind_the_basin_and_a_seen_one_stops_the_inferen
     memory = kitchen()
     hinted = memory.add("Faucet", (3.0, 0.5, 3.0), confidence=0.3)  # "near the garbage can"
     beliefs = FaucetBeliefs()
-    beliefs.update(memory, {"SinkBasin#1": 0.8}, Pose(1.0, 0.0, 1.0, 30.0), unknown_map())  # seen from the east
+    beliefs.update(memory, {"SinkBasin#1": 0.8}, Pose(1.0, 0.0, 1.0, 30.0), unknown_map(), CAMERA)  # seen from the east
     assert len(memory.of_type("Faucet")) == 1 and hinted.position == pytest.approx((-FAUCET_BACK, 0.9 + FAUCET_RISE, 1.0))
     seen = kitchen()
     seen.add("Faucet", (0.0, 1.1, 1.3), times_seen=1)
-    FaucetBeliefs().update(seen, {"SinkBasin#1": 0.8}, Pose(0.0, 0.0, 0.0, 30.0), unknown_map())
+    FaucetBeliefs().update(seen, {"SinkBasin#1": 0.8}, Pose(0.0, 0.0, 0.0, 30.0), unknown_map(), CAMERA)
     assert len(seen.of_type("Faucet")) == 1 and "inferred" not in seen.of_type("Faucet")[0].states
 
 
