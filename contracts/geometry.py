@@ -95,6 +95,17 @@ def camera_axes(heading: float, horizon: float) -> tuple[np.ndarray, np.ndarray,
     return right, up, forward
 
 
+def project(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> tuple[float, float] | None:
+    """Pixel (col, row) of an odometry point, None when it is behind the camera."""
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    d = np.array(point, dtype=float) - np.array([pose.x, camera.camera_height, pose.z])
+    depth = float(d @ forward)
+    if depth <= 1e-3:
+        return None
+    return (camera.width / 2 + float(d @ right) / depth * camera.focal,
+            camera.height / 2 - float(d @ up) / depth * camera.focal)
+
+
 def depth_to_points(depth: np.ndarray, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
     """Back-project a depth frame (H x W metres along the view axis, 0 = nothing) into
     odometry-frame points (H x W x 3; y up from the floor). Pixels without depth get NaN."""

@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
-from contracts.geometry import CameraIntrinsics, Pose, camera_axes
+from contracts.geometry import CameraIntrinsics, Pose, project
 
 FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
@@ -88,14 +86,9 @@ def _back(grid: GridMap, pose: Pose, basin: tuple[float, float, float]) -> tuple
 
 def _in_frame(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> bool:
     """Does ``point`` project inside the frame, ``FRAME_MARGIN`` of it away from the edges?"""
-    right, up, forward = camera_axes(pose.heading, pose.horizon)
-    d = np.asarray(point, dtype=float) - np.array([pose.x, camera.camera_height, pose.z])
-    depth = float(d @ forward)
-    if depth <= 1e-3:
-        return False
-    col = 0.5 + float(d @ right) / depth * camera.focal / camera.width
-    row = 0.5 - float(d @ up) / depth * camera.focal / camera.height
-    return FRAME_MARGIN <= col <= 1 - FRAME_MARGIN and FRAME_MARGIN <= row <= 1 - FRAME_MARGIN
+    pixel = project(point, pose, camera)
+    return pixel is not None and all(
+        FRAME_MARGIN <= v / size <= 1 - FRAME_MARGIN for v, size in zip(pixel, (camera.width, camera.height), strict=True))
 
 
 def _horizontal(a: tuple[float, ...], b: tuple[float, ...]) -> float:

@@ -12,21 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from contracts.belief import ObjectInstance
-from contracts.geometry import CameraIntrinsics, Pose, camera_axes, depth_to_points
+from contracts.geometry import CameraIntrinsics, Pose, depth_to_points, project
 from contracts.perception import Detection
 from planner import knowledge
 
 BELIEVED_MARGIN = 0.05  # metres around a believed box whose surfaces a stand-in detection keeps
-
-def project(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> tuple[float, float] | None:
-    """Pixel (col, row) of an odometry point, None when it is behind the camera."""
-    right, up, forward = camera_axes(pose.heading, pose.horizon)
-    d = np.array(point, dtype=float) - np.array([pose.x, camera.camera_height, pose.z])
-    depth = float(d @ forward)
-    if depth <= 1e-3:
-        return None
-    return (camera.width / 2 + float(d @ right) / depth * camera.focal,
-            camera.height / 2 - float(d @ up) / depth * camera.focal)
 
 
 def same_kind(detected: str, believed: str) -> bool:
