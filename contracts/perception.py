@@ -70,9 +70,17 @@ def mask_box(mask: np.ndarray) -> tuple[float, float, float, float]:
 class Perception(ABC):
     """Frames -> detections. ``reset`` is called at the start of every episode."""
 
+    focus: frozenset[str] = frozenset()
+
     def reset(self, context: ModuleContext) -> None:
         self.context = context
+        self.focus = frozenset()
 
     @abstractmethod
     def detect(self, observation: Observation) -> list[Detection]:
         """The objects in this observation's frame (empty if there is nothing to see)."""
+
+    def attend(self, object_types: frozenset[str]) -> None:
+        """The object types the Follower looks for now (its plan's objects), told before each
+        ``detect`` and kept as ``focus``: a module may report these on less evidence."""
+        self.focus = frozenset(object_types)

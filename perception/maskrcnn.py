@@ -3,8 +3,11 @@
 (``nesy detector data`` / ``train``; docs/perception.md).
 
 It reads the observation's RGB frame only and returns one ``Detection`` per detected
-object above ``score_threshold``: the class (an AI2-THOR type), score, the predicted box
-and the mask thresholded at ``mask_threshold``. Symbolic runs (no frames) see nothing.
+object above ``score_threshold`` -- above ``focus_threshold`` for the types the Follower
+said it looks for (``attend``: a mug in a dark cabinet it just opened scored 0.34), unless
+another class's box scores higher in the same place -- :
+the class (an AI2-THOR type), score, the predicted box and the mask thresholded at
+``mask_threshold``. Symbolic runs (no frames) see nothing.
 Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
 with ``torch.load(..., weights_only=True)``; a missing or damaged file is one line naming
 it and the commands that make it. Never imports the simulator.
@@ -39,6 +42,8 @@ class MaskRCNNPerception(Perception):
     class Params:
         weights: str = ""  # a weights file; empty = the shipped perception/weights/maskrcnn.pt
         score_threshold: float = field(default=0.5, metadata={"range": (0.0, 1.0)})
+        # the threshold for the types the Follower looks for (``attend``); = score_threshold: off
+        focus_threshold: float = field(default=0.25, metadata={"range": (0.0, 1.0)})
         mask_threshold: float = field(default=0.5, metadata={"range": (0.0, 1.0)})
         threads: int = field(default=1, metadata={"range": (1, 64)})  # torch CPU threads
 
@@ -99,16 +104,35 @@ class MaskRCNNPerception(Perception):
     def detect(self, observation: Observation) -> list[Detection]:
         if observation.rgb is None:  # a symbolic run: no frames
             return []
-        out = self.predict(observation.rgb, floor=self.params.score_threshold)
+        focus = self.focus
+        floor = min(self.params.score_threshold, self.params.focus_threshold) if focus else self.params.score_threshold
+        out = self.predict(observation.rgb, floor=floor)
         h, w = observation.rgb.shape[:2]
+        outranked = _outranked(out) if focus else np.zeros(len(out["scores"]), dtype=bool)
         detections = []
-        for box, label, score, prob in zip(out["boxes"], out["labels"], out["scores"], out["masks"], strict=True):
-            if score < self.params.score_threshold:
+        for box, label, score, prob, other in zip(out["boxes"], out["labels"], out["scores"], out["masks"], outranked,
+                                                  strict=True):
+            object_type = self.classes[int(label) - 1]
+            if score < self.params.score_threshold and not (object_type in focus and score >= self.params.focus_threshold
+                                                            and not other):
                 continue
             mask = prob >= self.params.mask_threshold
             if not mask.any():
                 continue
             x0, y0, x1, y1 = (float(v) for v in np.clip(box, 0, [w, h, w, h]))
-            detections.append(Detection(self.classes[int(label) - 1], float(min(max(score, 0.0), 1.0)),
+            detections.append(Detection(object_type, float(min(max(score, 0.0), 1.0)),
                                         (x0, y0, x1, y1), mask))
         return detections
+
+
+def _outranked(out: dict[str, np.ndarray]) -> np.ndarray:
+    """Per box: another class's box scores higher where it is (IoU >= 0.5) -- a pan that also
+    scores a little as a mug is a pan."""
+    import torch
+    from torchvision.ops import box_iou
+
+    boxes = torch.from_numpy(out["boxes"])
+    overlap = box_iou(boxes, boxes).numpy() >= 0.5
+    higher = out["scores"][None, :] > out["scores"][:, None]
+    other = out["labels"][None, :] != out["labels"][:, None]
+    return (overlap & higher & other).any(axis=1)

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import torch
 
-from contracts.geometry import Pose
-from contracts.observation import FOLLOWER, Observation
+from contracts.geometry import CameraIntrinsics, Pose
+from contracts.observation import FOLLOWER, ModuleContext, Observation
 from contracts.perception import Detection
 from contracts.registry import registry
 from perception.classes import CLASSES
@@ -32,6 +32,9 @@ from perception.train import TrainSpec, train
 TINY = ModelConfig(num_classes=len(CLASSES), image_size=128, width_mult=0.35, fpn_channels=32, representation=64,
                    mask_channels=32, mask_layers=1, rpn_pre_nms_train=200, rpn_post_nms_train=100,
                    rpn_pre_nms_test=100, rpn_post_nms_test=50, box_batch_per_image=64, detections_per_image=20)
+
+
+CONTEXT = ModuleContext(CameraIntrinsics(300, 300, 90.0, 0.9), True)
 
 
 def observation(rgb):
@@ -244,6 +247,34 @@ def test_detect_drops_low_scores_before_the_mask_head_with_the_same_result(refer
     assert len(detections) == int(kept.sum()) and len(full["scores"]) > len(detections)
     for d, box, score in zip(detections, full["boxes"][kept], full["scores"][kept], strict=True):
         assert np.allclose(d.box, np.clip(box, 0, 300), atol=1e-3) and abs(d.score - score) < 1e-5
+
+
+def test_attended_types_are_kept_down_to_the_focus_threshold_and_others_are_not(reference_frame):
+    rgb, _ = reference_frame
+    module = MaskRCNNPerception()
+    module.reset(CONTEXT)
+    full = module.predict(rgb)
+    low = (full["scores"] >= module.params.focus_threshold) & (full["scores"] < module.params.score_threshold)
+    assert low.any(), "the reference frame has no box between the two thresholds"
+    focus = module.classes[int(full["labels"][low][0]) - 1]
+    plain = module.detect(observation(rgb))
+    module.attend(frozenset({focus}))
+    attended = module.detect(observation(rgb))
+    added = [d for d in attended if d.score < module.params.score_threshold]
+    assert added and {d.object_type for d in added} == {focus}
+    assert all(d.score >= module.params.focus_threshold for d in added)
+    assert len(attended) == len(plain) + len(added)
+    module.reset(CONTEXT)  # a new episode forgets the focus
+    assert len(module.detect(observation(rgb))) == len(plain)
+
+
+def test_a_low_scoring_box_is_outranked_by_another_class_scoring_higher_in_its_place():
+    from perception.maskrcnn import _outranked
+
+    out = {"boxes": np.array([[0, 0, 10, 10], [1, 0, 10, 10], [0, 0, 9, 10], [50, 50, 60, 60]], dtype=np.float32),
+           "labels": np.array([1, 2, 1, 3]), "scores": np.array([0.9, 0.3, 0.35, 0.3], dtype=np.float32)}
+    # the second: class 1 scores higher there; the third: only its own class does; the fourth: alone
+    assert _outranked(out).tolist() == [False, True, False, False]
 
 
 def test_the_inference_network_folds_its_norms_and_detects_as_the_plain_one(reference_frame):

@@ -39,8 +39,15 @@ class GoalParser(Parser):
 
 
 class NoPerception(Perception):
+    def reset(self, context):
+        super().reset(context)
+        self.attended = []
+
     def detect(self, observation):
         return []
+
+    def attend(self, object_types):
+        self.attended.append(object_types)
 
 
 class RecordingMapper(Mapper):
@@ -130,3 +137,11 @@ def test_no_goal_means_asking_what_next_and_alfred_never_asks():
     # nobody to ask, and Stop would end the episode: it turns and plans again, a few times
     actions = [alfred.act(observe()).action for _ in range(MAX_STALLS + 1)]
     assert actions == ["Turn Left"] * MAX_STALLS + ["Stop"]
+
+
+def test_perception_is_told_the_plan_objects_before_it_detects():
+    pickup = LowLevelAction("Pickup", {"x": 0.5, "y": 0.5}, "Mug#1")
+    f = follower(ScriptedPlanner(skills=[[SkillStep.act(pickup), SkillStep.act(pickup)]]), stuck=False)
+    f.act(observe())
+    f.act(observe("Pickup"))
+    assert f.modules["perception"].attended == [frozenset(), frozenset({"Mug"})]  # no plan yet, then the plan's

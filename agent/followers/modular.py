@@ -12,7 +12,8 @@ Then each ``act(observation)``:
    planner hears which object types were spoken of (``Planner.told``: what it gave up on
    about them is tried again; a step repeated while its plan was idle or failing makes it
    doubt what it believed of that step's object);
-2. perception turns the frame into detections;
+2. perception, told the objects of the current plan's steps (``attend``), turns the frame
+   into detections;
 3. the mapper updates the Belief from the observation, the detections, the outcome of the
    Follower's last low-level action and the new hints; action tokens heard ("Forward
    TurnLeft Pickup Mug at 0.57 0.25", the ``teach-lowlevel`` Commander's answers) are taken
@@ -101,6 +102,7 @@ class ModularFollower(Follower):
         goal, hints = self.reader.read([text for text, actions in zip(heard, tokens, strict=True) if not actions],
                                        self.goal)
         outcome = self._outcome(observation)
+        self.modules["perception"].attend(self._looked_for())
         detections = self.modules["perception"].detect(observation)
         belief = self.modules["mapper"].update(observation, detections, outcome, hints)
         if heard:
@@ -155,6 +157,10 @@ class ModularFollower(Follower):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
             return FollowerAction("Turn Left")
         return FollowerAction("Stop")
+
+    def _looked_for(self) -> frozenset[str]:
+        """The objects of the current plan's steps: what perception should not miss."""
+        return frozenset(step.subgoal.object for step in self.plan.steps) if self.plan is not None else frozenset()
 
     def _outcome(self, observation: Observation) -> ActionOutcome | None:
         """The result of the low-level action this Follower took last (None after a Stop,
