@@ -6,7 +6,8 @@ was meant for (``LowLevelAction.object_key`` / ``receptacle_key``): picked up (h
 appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans what
 lies in the sink below it (and what is put there while it runs; what fills is the
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
-(and what is put on it while on). ``believed_container`` infers from geometry what an
+(and what is put on it while on). A put refused with "Cannot place CreditCard in
+CoffeeMachine" names what the Follower really holds. ``believed_container`` infers from geometry what an
 object lies in or on.
 ``HintBook`` keeps dialogue location hints ("the knife is in the drawer left of the stove")
 until the place is in memory, then believes the object there with ``HINT_CONFIDENCE``
@@ -16,6 +17,7 @@ until the place is in memory, then believes the object there with ``HINT_CONFIDE
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 
 from contracts.belief import ObjectInstance, ObjectMemory
@@ -34,6 +36,7 @@ _VERBS = {
 # a failed verb whose error says the target already is what the verb would make it
 _ALREADY = {"open": ("already open", "is_open", True), "close": ("already closed", "is_open", False),
             "on": ("already on", "is_toggled", True), "off": ("already off", "is_toggled", False)}
+CANNOT_PLACE = re.compile(r"Cannot place ([A-Za-z]+) in ")  # AI2-THOR's error: the held type, the receptacle's
 CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
 BASINS = ("SinkBasin", "Sink")  # what a faucet runs into (and a put on a sink's rim lands in its basin)
 TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
@@ -48,6 +51,8 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
     if not outcome.success and verb in _ALREADY and target is not None and _ALREADY[verb][0] in outcome.error.lower():
         _, state, value = _ALREADY[verb]
         target.states[state] = value
+    if not outcome.success and verb == "put":
+        _held_is(memory, outcome.error)
     if not outcome.success or verb is None:
         return
     if verb == "pickup" and target is not None:
@@ -67,6 +72,19 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
     elif verb == "pour" and memory.held in memory.instances:
         memory.instances[memory.held].states["is_filled"] = False
         target.states["is_filled"] = True
+
+
+def _held_is(memory: ObjectMemory, error: str) -> None:
+    """"Cannot place CreditCard in CoffeeMachine" while the Follower believes it holds a mug:
+    the pickup's click took a neighbour, and the mug it saw there is not to be trusted. The
+    held thing becomes a new instance of the named type and the mistaken one is forgotten."""
+    found = CANNOT_PLACE.search(error)
+    held = memory.instances.get(memory.held or "")
+    if found is None or held is None or found.group(1) == held.object_type:
+        return
+    del memory.instances[held.key]
+    memory.held = memory.add(found.group(1), held.position, extent=held.extent, confidence=1.0,
+                             last_seen=held.last_seen, times_seen=held.times_seen).key
 
 
 def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:

@@ -94,6 +94,21 @@ def _do(memory, action, key=None, receptacle=None, success=True):
     apply_outcome(memory, ActionOutcome(LowLevelAction(action, {"x": 0.5, "y": 0.5}, key, receptacle), success))
 
 
+def test_a_put_refused_for_the_held_type_names_what_is_really_held():
+    memory = _scene()
+    _do(memory, "Pickup", "Mug#1")
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, None, "Microwave#1"), False,
+                                        "Cannot place Mug in Microwave"))
+    assert memory.held == "Mug#1"  # what it believed: the refusal is about the right thing
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, None, "Microwave#1"), False,
+                                        "Receptacle Microwave|1 is closed"))
+    assert memory.held == "Mug#1"
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, None, "Microwave#1"), False,
+                                        "Cannot place CreditCard in Microwave"))
+    held = memory.instances[memory.held]
+    assert held.object_type == "CreditCard" and "Mug#1" not in memory.instances and not memory.of_type("Mug")
+
+
 def test_own_actions_update_the_memory():
     memory = _scene()
     mug = memory.instances["Mug#1"]
@@ -278,6 +293,30 @@ def test_an_opened_cabinet_grows_to_hold_its_open_door():
     failed = ActionOutcome(LowLevelAction("Open", {"x": 0.5, "y": 0.5}, cabinet.key), False, "already open")
     m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(30, 90), slice(105, 118))], failed)
     assert len(m.memory.of_type("Cabinet")) == 2  # a failed open fuses nothing
+
+
+def test_a_weak_sighting_only_confirms_a_nearby_instance_or_what_lies_in_an_opened_container():
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+
+    def weak(cols: slice) -> Detection:
+        strong = _wall_detection("Mug", slice(55, 60), cols)
+        return Detection("Mug", 0.3, strong.box, strong.mask)
+
+    m.update(observe(here, room_depth()), [weak(slice(20, 25))])
+    assert not m.memory.of_type("Mug") and "Mug" not in m.grid.classes  # nothing expected there: ignored
+    m.update(observe(here, room_depth()), [_wall_detection("Mug", slice(55, 60), slice(20, 25))])
+    m.update(observe(here, room_depth()), [weak(slice(22, 27))])
+    (mug,) = m.memory.of_type("Mug")
+    assert mug.times_seen == 2  # beside a mug seen before: confirms it
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(60, 90), slice(85, 100))])
+    (cabinet,) = m.memory.of_type("Cabinet")
+    m.update(observe(here, room_depth()), [weak(slice(95, 100))])
+    assert len(m.memory.of_type("Mug")) == 1  # by a closed cabinet: ignored
+    opened = ActionOutcome(LowLevelAction("Open", {"x": 0.5, "y": 0.5}, cabinet.key), True)
+    m.update(observe(here, room_depth()), [], opened)
+    m.update(observe(here, room_depth()), [weak(slice(95, 100))])
+    assert len(m.memory.of_type("Mug")) == 2  # in the cabinet it opened
 
 
 def test_two_instances_of_a_single_object_that_come_to_meet_are_merged():
