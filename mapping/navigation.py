@@ -21,8 +21,9 @@ the Follower has arrived as soon as the instance is seen within reach -- whereve
 the way; a goal pose reached, looked from, and not seeing it is ruled out for that instance
 and the next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not
 where it was believed to be, or not to be seen from there; counting it as arrived stopped
-the search with nothing in view). Without ``in_view`` (e.g. ``oracle-map``) a goal pose
-with its looks done is arrival.
+the search with nothing in view). Without ``in_view`` (e.g. ``oracle-map``), and for an
+instance believed but never detected (``states["inferred"]``: a faucet behind a sink basin),
+a goal pose with its looks done is arrival.
 
 ``goal_costs(belief, goals)``: the actions from the current pose to each goal (one
 Dijkstra), what the searcher ranks its targets by.
@@ -128,7 +129,7 @@ class GridNavigator(Navigator):
             if abs(wanted - pose.horizon) >= 1:
                 return NavigationStep(NavigationState.MOVING, DOWN if wanted > pose.horizon else UP)
             misses = self.misses.setdefault(goal.instance, set())
-            if self.in_view is None:
+            if self.in_view is None or instance.states.get("inferred"):  # never detected: nothing to see it by
                 return NavigationStep(NavigationState.ARRIVED)
             if len(misses) >= max_misses:
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"not seen from {len(misses)} poses")

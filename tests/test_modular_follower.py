@@ -4,7 +4,7 @@ and nothing is asked in ALFRED episodes."""
 
 from __future__ import annotations
 
-from agent.followers.modular import MAX_STALLS, ModularFollower
+from agent.followers.modular import MAX_RETRIES, MAX_STALLS, ModularFollower
 from contracts.belief import Belief, GridMap, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose
 from contracts.language import Parser, Subgoal, TaskSpec
@@ -145,3 +145,27 @@ def test_perception_is_told_the_plan_objects_before_it_detects():
     f.act(observe())
     f.act(observe("Pickup"))
     assert f.modules["perception"].attended == [frozenset(), frozenset({"Mug"})]  # no plan yet, then the plan's
+
+
+class GivenUpPlanner(Planner):
+    """Fails on a mug it cannot find, whatever it is told."""
+
+    def __init__(self):
+        self.told_types = []
+
+    def plan(self, goal, belief, failure=None):
+        return Plan((), PlannerStatus(PlannerState.FAILING, "Mug", reason="no Mug to be found"))
+
+    def skill(self, step, belief, navigator):
+        raise AssertionError("no steps, no skills")
+
+    def told(self, object_types, doubted=frozenset()):
+        self.told_types.append(object_types)
+
+
+def test_a_plan_failing_on_a_type_starts_its_search_over_a_few_times_then_stops():
+    planner = GivenUpPlanner()
+    f = follower(planner, stuck=False, not_found=False)
+    actions = [f.act(observe()).action for _ in range(MAX_RETRIES + 2)]
+    assert actions == ["Turn Left"] * MAX_RETRIES + ["Stop", "Stop"]
+    assert planner.told_types == [frozenset({"Mug"})] * MAX_RETRIES

@@ -116,6 +116,16 @@ def test_arrival_is_seeing_the_instance_within_reach_and_a_pose_that_does_not_se
     assert navigator.misses["Apple#1"] == {(1, 4, 0)}
 
 
+def test_an_inferred_instance_is_arrived_at_on_a_goal_pose_without_being_seen():
+    belief = _corridor()
+    belief.memory.add("Faucet", (0.25, 1.0, 1.75), states={"inferred": True})  # believed, never detected
+    there = Belief(belief.grid, belief.memory, Pose(0.25, 1.0, 0.0, 0.0))
+    navigator = GridNavigator(camera_height=1.5)
+    navigator.in_view = {}
+    assert navigator.step(_observe(), there, NavigationGoal(instance="Faucet#1")).state == NavigationState.ARRIVED
+    assert not navigator.misses["Faucet#1"]
+
+
 def test_a_search_target_is_given_up_after_max_misses_poses_that_do_not_show_it():
     belief = _corridor()
     belief.memory.add("Cabinet", (0.25, 1.0, 1.75))

@@ -28,8 +28,10 @@ Then each ``act(observation)``:
    the next low-level action; when it
    reports success or failure the Follower drops it and goes back to 4 (at most
    ``MAX_SKILL_CHANGES`` times per step, and a subgoal that fails twice within one step is
-   given up for that step); with nothing to do or ask it says Stop -- but without a
-   Commander (ALFRED, where Stop ends the episode) a step given up while the task is not
+   given up for that step); a plan failing on an object type (not found anywhere, or
+   unreachable) makes the planner search for it afresh (``Planner.told``), at most
+   ``MAX_RETRIES`` times an episode (in TATC it used to say Stop until the turn limit); with
+   nothing to do or ask it says Stop -- but without a Commander (ALFRED, where Stop ends the episode) a step given up while the task is not
    believed done makes it turn and plan again, at most ``MAX_STALLS`` times (not a walk:
    the task may hold where it stands, as a look_at task with the lamp on does).
 """
@@ -60,6 +62,7 @@ from contracts.registry import follower
 from dialogue.generation import Generator
 
 MAX_SKILL_CHANGES = 8  # skills that may end within one step before the Follower gives up the step
+MAX_RETRIES = 3  # times per episode a plan failing on an object type starts that type's search over
 MAX_STALLS = 8  # without a Commander (ALFRED), given-up steps it turns away from instead of stopping
 
 
@@ -89,7 +92,7 @@ class ModularFollower(Follower):
         self.failure: SkillFailure | None = None
         self.last_action: LowLevelAction | None = None
         self.heard_since_question = True
-        self.questions = self.steps = self.heard = self.stalls = 0
+        self.questions = self.steps = self.heard = self.stalls = self.retries = 0
         self.question: Question | None = None  # the last question asked
         self.finished: list[PlannedSubgoal] = []  # steps done since the Follower last spoke
         self.told_actions: deque[FollowerAction] = deque()  # action tokens heard, not yet taken
@@ -152,6 +155,11 @@ class ModularFollower(Follower):
                 break
             failed_now.append(self.current)
         self.last_action = None
+        status = self.plan.status
+        if status.state == PlannerState.FAILING and status.target and self.retries < MAX_RETRIES:
+            self.retries += 1  # given up on finding or reaching it: look for it afresh (from another heading)
+            self.modules["planner"].told(frozenset({status.target}))
+            return FollowerAction("Turn Left")
         if self.briefing.suite != "tatc" and self.plan.status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
                 and not (self.current is not None and self.current.subgoal.action == "GotoLocation"):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
