@@ -56,6 +56,13 @@ class History:
         else:
             self.flags.get(key, set()).discard(flag)
 
+    def emptied(self, key: str | None) -> None:
+        """A pour from ``key`` found nothing in it: whatever filled it did not (a faucet
+        click that missed), so it is to be filled again."""
+        if key is not None:
+            self._set(key, "water", False)
+            self._set(key, "coffee", False)
+
     def gone(self, key: str) -> bool:
         return self.missing[key] >= MISSING_LIMIT
 

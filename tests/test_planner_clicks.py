@@ -268,3 +268,14 @@ def test_a_closed_container_in_front_of_an_opened_one_of_its_type_is_its_door():
     searcher = FrontierPriorSearcher()
     door, beside = (SearchTarget(NavigationGoal(instance=k), open_receptacle=True) for k in ("Cabinet2", "Cabinet3"))
     assert not searcher.worth_opening(scene, door) and searcher.worth_opening(scene, beside)
+
+
+def test_a_pour_that_finds_the_vessel_empty_has_it_filled_again():
+    b = belief([("HousePlant", "HousePlant", (0.0, 1.0, 1.0), None, {}), ("Mug", "Mug", (0.0, 1.2, 0.3), None, {})],
+               held="Mug")
+    s = skill("PourObject", "Mug", "Mug", "HousePlant", "HousePlant")
+    s.history._set("Mug", "water")  # it stood under a tap believed running
+    dets = [detection("HousePlant", (30, 30, 70, 70))]
+    assert s.step(observation(), b, dets).action.action == "Pour"
+    failed = s.step(observation("Pour", False, "Mug|1 is not filled with liquid"), b, dets)
+    assert failed.state == SkillState.FAILED and not s.history.has("Mug", "water")
