@@ -4,8 +4,8 @@
 
 It reads the observation's RGB frame only and returns one ``Detection`` per detected
 object above ``score_threshold`` -- above ``focus_threshold`` for the types the Follower
-said it looks for (``attend``: a mug in a dark cabinet it just opened scored 0.34), unless
-another class's box scores higher in the same place -- :
+said it looks for (``attend``; the mapper lets such a weak detection only confirm what it
+expects), unless another class's box scores higher in the same place -- :
 the class (an AI2-THOR type), score, the predicted box and the mask thresholded at
 ``mask_threshold``. Symbolic runs (no frames) see nothing.
 Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
