@@ -247,6 +247,7 @@ class SemanticMapper(Mapper):
                 instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
                                                p.match_radius, exclude=apart)
             self.sightings[instance.key] = (centroid, extent)
+        instance.states.pop("inferred", None)  # seen
         if instance.key != self.memory.held:
             instance.container = self._container(instance)
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
@@ -268,11 +269,14 @@ class SemanticMapper(Mapper):
                    and abs(i.position[2] - z) <= i.extent[2] / 2 + OPENED_DEPTH for i in self.memory.instances.values())
 
     def _remember_placement(self, held: str | None) -> None:
-        """After the Follower's own action: what it put down is believed where it put it."""
+        """After the Follower's own action: what it put down is believed where it put it
+        (``inferred`` until detected there: a pot in a sink basin mostly is not)."""
         if self.memory.held is not None:
             self.placed.pop(self.memory.held, None)
+            self.memory.instances[self.memory.held].states.pop("inferred", None)
         elif held in self.memory.instances and self.memory.instances[held].container is not None:
             self.placed[held] = self.memory.instances[held].container
+            self.memory.instances[held].states["inferred"] = True  # believed there, unseen, until detected
 
     def _put_around(self, object_type: str, centre: tuple[float, float, float], exclude: set[str]) -> ObjectInstance | None:
         """An instance of the type the Follower put into or onto a receptacle whose box (plus

@@ -224,6 +224,24 @@ def test_what_the_follower_put_down_stays_where_it_put_it_while_it_rests_there()
     assert m._container(pot) == "CounterTop#1"
 
 
+def test_what_the_follower_put_down_is_inferred_there_until_it_is_detected_or_picked_up():
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    m.update(observe(here, room_depth()), [_wall_detection("Shelf", slice(60, 70), slice(50, 70))])
+    pot = m.memory.add("Pot", (0.0, 0.0, 0.0), extent=(0.3, 0.15, 0.3), times_seen=1)
+    m.memory.held = pot.key
+    m.update(observe(here, room_depth()), [], ActionOutcome(LowLevelAction("Place", {}, pot.key, "Shelf#1"), True))
+    assert pot.states["inferred"] is True  # believed on the shelf, not seen there (a pot in a sink basin mostly is not)
+    m.update(observe(here, room_depth()), [_wall_detection("Pot", slice(55, 60), slice(55, 65))])
+    assert "inferred" not in pot.states and pot.times_seen == 2
+    m.memory.held = None
+    m.update(observe(here, room_depth()), [], ActionOutcome(LowLevelAction("Pickup", {}, pot.key), True))
+    m.update(observe(here, room_depth()), [], ActionOutcome(LowLevelAction("Place", {}, pot.key, "Shelf#1"), True))
+    assert pot.states["inferred"] is True
+    m.update(observe(here, room_depth()), [], ActionOutcome(LowLevelAction("Pickup", {}, pot.key), True))
+    assert m.memory.held == pot.key and "inferred" not in pot.states
+
+
 def test_a_hint_from_the_followers_side_picks_the_place_on_that_side_as_it_stood_when_it_heard_it():
     m = mapper()
     m.memory.add("Cabinet", (-1.0, 1.0, 0.2), times_seen=1)  # to the left of a Follower facing +z (the nearest)
