@@ -53,7 +53,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--per-task", type=positive_int, default=None, metavar="N",
                         help="at most N episodes of each task type")
     parser.add_argument("--task-types", nargs="+", default=None, metavar="TYPE",
-                        help="only these task types (e.g. 'Water Plant' Coffee)")
+                        help="only these task types (e.g. 'Water Plant' 'Make Coffee')")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
                         help="parallel workers (processes, or Ray actors with --ray); default 1")
     parser.add_argument("--ray", default=None, metavar="ADDRESS",
