@@ -44,6 +44,7 @@ class History:
     not_found: set[str] = field(default_factory=set)
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
+    doubted: set[str] = field(default_factory=set)  # types whose cleaning the Commander asked for again
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
 
@@ -122,6 +123,7 @@ class History:
             self._filled(item, "coffee")
         elif kind in knowledge.BASINS and item is not None \
                 and any(f.states.get("is_toggled") for f in feeding_faucets(receptacle, memory)):
+            self._set(item.key, "cleaned")
             self._filled(item, "water")
         elif kind == "StoveBurner" and receptacle.states.get("is_toggled") and item is not None:
             self._boil_in(item, memory, extra=())
@@ -170,6 +172,7 @@ class History:
             for key in [k for k in counter if of_type(k)]:
                 del counter[key]
         if forget_flags:
+            self.doubted |= set(object_types)  # the Belief's "clean" (the Follower's own doing) is doubted too
             for key in [k for k in self.flags if of_type(k)]:
                 del self.flags[key]
 

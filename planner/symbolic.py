@@ -121,7 +121,10 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         state.facts.add(("present", key))
         state._type_facts(key, inst.object_type)
         for name, fact in STATE_FACTS.items():
-            if inst.states.get(name, assumed(name, inst.object_type)):
+            value = inst.states.get(name, assumed(name, inst.object_type))
+            if name == "is_dirty" and inst.object_type in history.doubted:  # "Rinse the dirty mug", said again
+                value = not history.has(key, "cleaned")  # clean only if cleaned since
+            if value:
                 state.facts.add((fact, key))
         filled = inst.states.get("is_filled")  # None: the Belief cannot tell; the history may
         if filled or (filled is None and (history.has(key, "water") or history.has(key, "coffee"))):

@@ -158,6 +158,22 @@ def test_the_commander_speaking_of_a_type_again_undoes_what_was_given_up_on_it()
     assert searched(p.plan(goal, belief([COUNTER]))) == ["Pencil"]  # searched for again
 
 
+def test_a_clean_step_said_again_while_believed_done_is_done_again():
+    """The Belief's "clean" is the Follower's own doing (a tap it believed it turned on):
+    when the Commander asks again to rinse the mug, the mug is dirty until cleaned since."""
+    scene = belief([COUNTER, ("Mug#1", "Mug", (0.3, 1.0, 1.0), "Counter", {"is_dirty": False}),
+                    ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}),
+                    ("Faucet", "Faucet", (-0.8, 1.1, 1.3), None, {"is_toggled": True})])
+    rinse = Goal(subgoals=(Subgoal("CleanObject", "Mug"),))
+    p = planner()
+    assert p.plan(rinse, scene).status.state == PlannerState.IDLE  # believed clean: nothing to do
+    p.told(frozenset({"Mug"}), doubted=frozenset({"Mug"}))
+    assert symbolic_state(scene, p.history).holds("dirty", "Mug#1")
+    assert p.plan(rinse, scene).status.state != PlannerState.IDLE  # washed again
+    p.history.record(LowLevelAction("Place", object_key="Mug#1", receptacle_key="Basin"), scene)  # under the running tap
+    assert not symbolic_state(scene, p.history).holds("dirty", "Mug#1")
+
+
 def test_what_the_follower_heated_or_cooled_is_hot_or_cold_for_a_belief_without_temperature():
     scene = belief([COUNTER, ("Slice", "PotatoSliced", (0.3, 1.0, 1.0), "Oven", {}),
                     ("Oven", "Microwave", (0.5, 1.0, 1.0), None, {"is_open": False})])
