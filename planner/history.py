@@ -34,8 +34,8 @@ ACTION_OPS = {
 
 @dataclass
 class History:
-    """Flags per memory key (``water``, ``coffee``, ``boiled``, ``cleaned``, ``heated``,
-    ``cooled``) and what went wrong."""
+    """Flags per memory key (``water``, ``coffee``, ``boiled``, ``cleaned``, ``rinsed``,
+    ``heated``, ``cooled``) and what went wrong."""
 
     flags: dict[str, set[str]] = field(default_factory=dict)
     missing: Counter = field(default_factory=Counter)
@@ -123,7 +123,7 @@ class History:
             self._filled(item, "coffee")
         elif kind in knowledge.BASINS and item is not None \
                 and any(f.states.get("is_toggled") for f in feeding_faucets(receptacle, memory)):
-            self._set(item.key, "cleaned")
+            self._set(item.key, "rinsed")  # clean, though not in ALFRED's record ("cleaned": the tap turned on over it)
             self._filled(item, "water")
         elif kind == "StoveBurner" and receptacle.states.get("is_toggled") and item is not None:
             self._boil_in(item, memory, extra=())

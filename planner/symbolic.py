@@ -123,7 +123,7 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         for name, fact in STATE_FACTS.items():
             value = inst.states.get(name, assumed(name, inst.object_type))
             if name == "is_dirty" and inst.object_type in history.doubted:  # "Rinse the dirty mug", said again
-                value = not history.has(key, "cleaned")  # clean only if cleaned since
+                value = not (history.has(key, "cleaned") or history.has(key, "rinsed"))  # clean only if washed since
             if value:
                 state.facts.add((fact, key))
         filled = inst.states.get("is_filled")  # None: the Belief cannot tell; the history may
