@@ -7,8 +7,8 @@ appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cle
 lies in the sink below it (and what is put there while it runs; what fills is the
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
 (and what is put on it while on). A put refused with "Cannot place CreditCard in
-CoffeeMachine" names what the Follower really holds. ``believed_container`` infers from geometry what an
-object lies in or on.
+CoffeeMachine" names what the Follower really holds. ``believed_container`` infers from
+geometry what an object lies in or on.
 ``HintBook`` keeps dialogue location hints ("the knife is in the drawer left of the stove")
 until the place is in memory, then believes the object there with ``HINT_CONFIDENCE``
 (below any sighting), in the place instance nearest the anchor (or the Follower).

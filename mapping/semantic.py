@@ -258,7 +258,7 @@ class SemanticMapper(Mapper):
         """A weak sighting (below ``weak_score``: a type perception was told to look for)
         counts only where the Follower has reason to expect one: within ``match_radius`` of
         an instance of its type (a hint, an earlier sighting), or within ``OPENED_DEPTH`` of a
-        container it opened (a mug in a dark cabinet). Elsewhere it is ignored: a credit card
+        container it opened (in the dark of a cabinet). Elsewhere it is ignored: a credit card
         on a low shelf scored 0.26 as a mug, and was picked up for one."""
         x, _, z = centre
         if any(np.hypot(i.position[0] - x, i.position[2] - z) <= self.params.match_radius

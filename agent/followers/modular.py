@@ -31,7 +31,8 @@ Then each ``act(observation)``:
    given up for that step); a plan failing on an object type (not found anywhere, or
    unreachable) makes the planner search for it afresh (``Planner.told``), at most
    ``MAX_RETRIES`` times an episode (in TATC it used to say Stop until the turn limit); with
-   nothing to do or ask it says Stop -- but without a Commander (ALFRED, where Stop ends the episode) a step given up while the task is not
+   nothing to do or ask it says Stop -- but without a Commander (ALFRED, where Stop ends
+   the episode) a step given up while the task is not
    believed done makes it turn and plan again, at most ``MAX_STALLS`` times (not a walk:
    the task may hold where it stands, as a look_at task with the lamp on does).
 """
