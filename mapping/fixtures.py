@@ -10,10 +10,10 @@ directions (counters run along walls), the one with the most free floor 0.4-0.8 
 the basin's centre (the fit measures it from the nearest reachable position the same way);
 with no free floor mapped around it yet, away from where the Follower stands. Basins seen at
 least ``MIN_SIGHTINGS`` times count (a phantom detection is seen once or twice); a ``Sink``
-only when no ``SinkBasin`` is believed (Mask R-CNN finds both, one sink). The offsets are the medians over the 52 faucet / basin pairs
-that ALFRED's experts used in clean tasks on train floor plans (their object ids carry
-positions; ``python -m mapping.fixtures_fit`` recomputes them, and a slow test checks
-these constants).
+only when no ``SinkBasin`` is believed (Mask R-CNN finds both, one sink). The offsets are
+the medians over the 52 faucet / basin pairs that ALFRED's experts used in clean tasks on
+train floor plans (their object ids carry positions; ``python -m mapping.fixtures_fit``
+recomputes them, and a slow test checks these constants).
 The inferred faucet is marked ``states["inferred"]``: a skill clicks inside its projected
 box, since no detection shows it; it counts as in view when its basin is and it projects
 well inside the frame (a click on a box cut by the frame's edge missed). A hint-only

@@ -16,13 +16,13 @@ from __future__ import annotations
 import math
 
 from contracts.belief import Belief
-from contracts.geometry import CameraIntrinsics
+from contracts.geometry import CameraIntrinsics, project
 from contracts.navigation import NavigationGoal, NavigationState, Navigator, SearchTarget
 from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
 from planner import knowledge
-from planner.clicking import believed_detection, click_point, find_target, project
+from planner.clicking import believed_detection, click_point, find_target
 from planner.history import ACTION_OPS, History
 from planner.raycast import better_view, free_spot, ray_click
 

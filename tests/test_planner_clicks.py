@@ -7,7 +7,7 @@ import numpy as np
 from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, observation
 
 from contracts.belief import ObjectInstance
-from contracts.geometry import Pose
+from contracts.geometry import Pose, project
 from contracts.language import Subgoal
 from contracts.navigation import (
     NavigationGoal,
@@ -17,7 +17,6 @@ from contracts.navigation import (
     SearchTarget,
 )
 from contracts.planning import PlannedSubgoal, SkillState
-from planner.clicking import project
 from planner.history import MISCLICK_LIMIT, History
 from planner.raycast import better_view, ray_click
 from planner.skills import InteractSkill, SearchSkill

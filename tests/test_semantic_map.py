@@ -195,7 +195,7 @@ def test_replay_draws_the_followers_own_map_beside_its_view():
 
 
 def test_a_column_of_drawers_stays_apart_and_a_partial_view_joins_its_drawer():
-    from mapping.semantic import observe_box
+    from mapping.boxes import observe_box
 
     memory = ObjectMemory()
     for y in (0.13, 0.33, 0.54):  # three drawers stacked at one (x, z): a horizontal radius made them one
@@ -338,7 +338,7 @@ def test_a_weak_sighting_only_confirms_a_nearby_instance_or_what_lies_in_an_open
 
 
 def test_two_instances_of_a_single_object_that_come_to_meet_are_merged():
-    from mapping.semantic import merge_singles
+    from mapping.boxes import merge_singles
 
     memory = ObjectMemory()
     fridge = memory.add("Fridge", (0.0, 0.9, 0.0), extent=(0.4, 1.8, 0.7), times_seen=5)

@@ -161,7 +161,7 @@ class ModularFollower(Follower):
             self.retries += 1  # given up on finding or reaching it: look for it afresh (from another heading)
             self.modules["planner"].told(frozenset({status.target}))
             return FollowerAction("Turn Left")
-        if self.briefing.suite != "tatc" and self.plan.status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
+        if self.briefing.suite != "tatc" and status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
                 and not (self.current is not None and self.current.subgoal.action == "GotoLocation"):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
             return FollowerAction("Turn Left")
