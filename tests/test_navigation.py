@@ -116,6 +116,22 @@ def test_arrival_is_seeing_the_instance_within_reach_and_a_pose_that_does_not_se
     assert navigator.misses["Apple#1"] == {(1, 4, 0)}
 
 
+def test_a_centred_goal_passes_by_the_instance_seen_and_arrives_at_its_goal_pose_seeing_it():
+    navigator = GridNavigator(camera_height=1.5)
+    belief = _corridor()
+    belief.memory.add("Desk", (0.25, 0.7, 2.0))
+    walk = NavigationGoal(instance="Desk#1", centred=True)
+    navigator.in_view = {"Desk#1": 1.4}  # seen within reach from the start: a walk goes on to its front
+    assert navigator.step(_observe(), belief, walk).action == "Forward"
+    front = Belief(belief.grid, belief.memory, Pose(0.25, 1.75, 0.0, 60.0))  # its goal pose, looks done
+    navigator.in_view = {"Desk#1": 0.2}  # at its goal pose, looking at it: arrived (it used to count a miss)
+    assert navigator.step(_observe(), front, walk).state == NavigationState.ARRIVED
+    assert not navigator.misses["Desk#1"]
+    navigator.in_view = {}  # ... and not seeing it there, that pose is ruled out
+    assert navigator.step(_observe(), front, walk).state == NavigationState.MOVING
+    assert navigator.misses["Desk#1"] == {(1, 7, 0)}
+
+
 def test_an_inferred_instance_is_arrived_at_on_a_goal_pose_without_being_seen():
     belief = _corridor()
     belief.memory.add("Faucet", (0.25, 1.0, 1.75), states={"inferred": True})  # believed, never detected
