@@ -5,8 +5,8 @@ of ALFRED's records (cleaned, heated, cooled) an object has: they follow from th
 actions the Follower took and where things were at the time. ``History.record`` applies
 AI2-THOR's appliance rules to each successful action against the Belief of that moment.
 It also remembers what failed: instances that were not where believed (left out of plans
-after ``MISSING_LIMIT`` misses, or after ``MISCLICK_LIMIT`` clicks that acted on a
-neighbour instead), receptacles a put into failed although open (treated as full: cleared
+after ``MISSING_LIMIT`` misses, at once when clicks found nothing to act on or no goal pose
+showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead), receptacles a put into failed although open (treated as full: cleared
 before the next put), and types a search did not find.
 """
 
@@ -185,9 +185,11 @@ class History:
             if self.misclicks[key] >= MISCLICK_LIMIT:  # it cannot be told apart (a twin on the same spot)
                 self.missing[key] = max(self.missing[key], MISSING_LIMIT)
             return
-        if "nothing to act on" in lowered:  # four clicks in its mask, each from nearer, hit nothing
-            # that affords the action: a phantom detection, left out at once (two skills on a
-            # phantom microwave spent 8 of an ALFRED episode's 10 failed actions)
+        if "nothing to act on" in lowered or "not seen from" in lowered:
+            # four clicks in its mask, each from nearer, hit nothing that affords the action,
+            # or none of the navigator's goal poses around it showed it (a second try fails at
+            # once): a phantom detection, left out at once (two skills on a phantom microwave
+            # spent 8 of an ALFRED episode's 10 failed actions)
             self.missing[key] = max(self.missing[key], MISSING_LIMIT)
         elif "not where" in lowered or "not visible" in lowered or "not in memory" in lowered or "unreachable" in lowered:
             self.missing[key] += 1

@@ -11,7 +11,9 @@ fails, when a step's object is a placeholder that now exists (pieces after slici
 found object) or is no longer in memory, and when the plan runs out (an empty plan means
 the goal holds). With ``replan: false`` the first plan is followed step by step (a failed
 step is retried) and solved again only when it runs out or must bind a placeholder.
-An impossible goal ends as status FAILING with the reason and the missing object type.
+An impossible goal ends as status FAILING with the reason and the missing object type,
+but a walk step ("Go to the desk.") whose landmark was searched for everywhere in vain is
+passed over when more steps follow it (ALFRED-L's NAV-ONLY: the last walk says where to end).
 """
 
 from __future__ import annotations
@@ -182,6 +184,9 @@ class PddlPlanner(SubgoalPlanner):
             try:
                 steps, reason = self._solve(goal, state, use_task)
             except GoalError:
+                if not use_task and self._passable(goal):
+                    self.subgoal_index += 1  # a walk to nothing found: the walks after it still say where to go
+                    continue
                 if not later:
                     raise
                 steps, reason = [], ""
@@ -195,6 +200,11 @@ class PddlPlanner(SubgoalPlanner):
                 self.subgoal_index += 1  # this dialogue step is done: on to the next one
             else:
                 return steps, reason
+
+    def _passable(self, goal: Goal) -> bool:
+        """Is the current dialogue step a walk with more steps after it?"""
+        index = self.subgoal_index
+        return index < len(goal.subgoals) - 1 and goal.subgoals[index].action == "GotoLocation"
 
     def _still_valid(self, belief: Belief) -> bool:
         """The next step's objects exist in memory (not placeholders, not vanished)."""

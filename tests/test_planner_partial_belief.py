@@ -8,7 +8,7 @@ from __future__ import annotations
 from planner_scenes import CONTEXT, belief, kitchen
 
 from contracts.language import Subgoal, TaskSpec
-from contracts.planning import Goal, LowLevelAction, PlannerState
+from contracts.planning import Goal, LowLevelAction, PlannerState, SkillFailure
 from planner.history import History
 from planner.pddl_planner import PddlPlanner
 from planner.symbolic import symbolic_state
@@ -121,6 +121,31 @@ def test_walks_are_followed_in_turn_once_each_is_reached():
     assert [(s.subgoal.action, s.object_key) for s in second.steps] == [("GotoLocation", "Basin")]
     p.skill(second.steps[0], scene, None)
     assert p.plan(walks, scene).status.state == PlannerState.IDLE
+
+
+def test_a_walk_to_a_landmark_searched_for_in_vain_is_passed_over_unless_it_is_the_last():
+    scene = belief(kitchen())
+    p = planner()
+    walks = Goal(None, (Subgoal("GotoLocation", "Dresser"), Subgoal("GotoLocation", "Fridge")))
+    search = p.plan(walks, scene).steps[0]
+    assert search.search and search.subgoal.object == "Dresser"
+    p.skill(search, scene, None)
+    p.history.not_found.add("Dresser")  # no dresser anywhere: the walk after it says where to go
+    failed = SkillFailure(search, "no Dresser found: searched everywhere it could be", 1)
+    assert [(s.subgoal.action, s.object_key) for s in p.plan(walks, scene, failed).steps] == [("GotoLocation", "Fridge")]
+    last = planner()
+    last.history.not_found.add("Dresser")
+    assert last.plan(Goal(None, walks.subgoals[::-1]), scene).steps[0].object_key == "Fridge"
+    stuck = last.plan(Goal(None, walks.subgoals[:1]), scene)
+    assert stuck.status.state == PlannerState.FAILING and stuck.status.target == "Dresser"
+
+
+def test_an_instance_no_goal_pose_showed_is_left_out_at_once():
+    history = History()
+    history.failed("", "Desk#1", "Desk#1 is unreachable: not seen from 3 poses")
+    assert history.gone("Desk#1")
+    history.failed("", "Desk#2", "Desk#2 is unreachable: no path to it over the map")
+    assert not history.gone("Desk#2")
 
 
 def test_a_pot_put_under_a_running_tap_holds_water_for_a_belief_that_cannot_see_liquid():
