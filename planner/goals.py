@@ -2,8 +2,9 @@
 subgoal given in dialogue) to a PDDL goal over the symbolic state's objects.
 
 Objects that play a role (the mug for the coffee, the plate a salad goes on, the slices)
-are bound here, best candidate first: one that already meets the role's conditions, then
-one not shut in a container, then the nearest; roles never share an object. Receptacles
+are bound here, best candidate first: the one the Commander picked (or the one held), one
+that already meets the role's conditions, one the Follower already worked on (filled,
+cooked, cleaned...), then one not shut in a container, then the nearest; roles never share an object. Receptacles
 that any instance of a kind would do for ("on a CounterTop", ALFRED's parent) stay a
 disjunction for the planner to choose. A role without any candidate gets an ``unlocated``
 placeholder (searched for), unless a search already failed to find it: then the goal is
@@ -69,7 +70,11 @@ class Binder:
             negated = f[0] == "not"
             met += ((f[1:] if negated else f) in self.state.facts) != negated
         preferred = self.preferred.get(self.state.types.get(key, "")) == key or key == self.state.held
-        return (not preferred, -met, not self.state.holds("present", key), not self.state.accessible(key), self.state.distance(key), key)
+        # then what the Follower already worked on: "Place two slices of potato on the plate"
+        # said after it cooked two means those two, not the raw ones nearer in the sink
+        untouched = not self.history.flags.get(key)
+        return (not preferred, -met, untouched, not self.state.holds("present", key), not self.state.accessible(key),
+                self.state.distance(key), key)
 
     def objects(self, kind: Callable[[str], bool], count: int, label: str,
                 conditions: Callable[[str], list[tuple[str, ...]]] = lambda k: []) -> list[str]:
@@ -350,12 +355,15 @@ def _subgoal(sub: Subgoal, b: Binder) -> list[str]:
         b.goal.needs.add("slice")
         return [lit("present", p) for p in b.pieces(f"{knowledge.whole_of(sub.object)}Sliced", 1)]
     if sub.action in ("PutObject", "PourObject"):
-        held = b.state.held if b.state.held and kind(b.state.types.get(b.state.held, "")) else None
-        (obj,) = [held] if held else b.objects(kind, 1, sub.object)
         if not sub.receptacle:
             raise GoalError(f"the step {sub.action} {sub.object} names no receptacle")
         targets = b.receptacles(kind_of(sub.receptacle), sub.receptacle) if sub.action == "PutObject" else \
             b.objects(kind_of(sub.receptacle), 1, sub.receptacle)
+        held = b.state.held if b.state.held and kind(b.state.types.get(b.state.held, "")) else None
+        # a put the Commander asks for is not done yet: one not already there ("Place a slice of
+        # potato on the plate." said again after one was put there asks for another)
+        elsewhere = (lambda k: [("not", "in", k, r) for r in targets]) if sub.action == "PutObject" else (lambda k: [])
+        (obj,) = [held] if held else b.objects(kind, 1, sub.object, elsewhere)
         fact = "within" if sub.action == "PutObject" else "water"
         return [disj([lit(fact, obj, r) if fact == "within" else lit(fact, r) for r in targets])]
     needs = {"CleanObject": "clean", "HeatObject": "heat", "CoolObject": "cool", "FillObject": "water"}

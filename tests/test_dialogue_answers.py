@@ -187,3 +187,11 @@ def test_are_we_done_changes_nothing_but_teach_subgoal_adds_the_step(name, parse
     texts, goal, _ = d.ask(Question(QuestionKind.DONE))
     assert parser.parse(texts[0])[0].answer == "no"
     assert (goal == TASK) if name != "teach-subgoal" else _means(goal, TASK, wanted)
+
+
+def test_a_state_step_said_again_is_doubted_and_a_put_said_again_is_not(parser):
+    reader = IntentReader(parser)
+    goal, _ = reader.read(["Rinse the mug.", "Place a slice of potato on the plate."], TASK)
+    assert reader.repeated == set()
+    reader.read(["Rinse the mug.", "Place a slice of potato on the plate."], goal)
+    assert reader.repeated == {"Mug"}  # the mug may still be dirty; the plate wants one more slice

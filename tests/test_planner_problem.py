@@ -232,3 +232,31 @@ def test_an_alfred_object_already_in_place_is_the_one_bound():
     for mug in ("Mug", "Mug2"):
         p.history._set(mug, "cooled")
     assert p.plan(goal, scene).status.state == PlannerState.IDLE  # the nearer Mug2 is not swapped in
+
+
+def test_a_step_means_the_instance_the_follower_already_worked_on():
+    """"Place a slice of potato on the plate." said after the Follower cooked one: that one,
+    from the shut microwave, not a raw one nearer on the counter."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Oven", "Microwave", (0.8, 1.0, 1.0), None, {"is_open": False}),
+                    ("Cooked", "PotatoSliced", (0.8, 1.0, 1.0), "Oven", {}),
+                    ("Raw", "PotatoSliced", (0.0, 1.0, 0.5), "Counter", {}),
+                    ("Plate", "Plate", (-0.3, 1.0, 1.0), "Counter", {})])
+    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Plate"),))
+    assert ("PickupObject", "Raw", None) in actions(planner().plan(step, scene))
+    worked = planner()
+    worked.history._set("Cooked", "heated")
+    plan = actions(worked.plan(step, scene))
+    assert ("PickupObject", "Cooked", None) in plan and ("PickupObject", "Raw", None) not in plan
+
+
+def test_a_put_said_again_takes_one_not_there_yet():
+    """"Place a slice of potato on the plate." said again once one is there: another one."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Plate", "Plate", (-0.3, 1.0, 1.0), "Counter", {}),
+                    ("OnPlate", "PotatoSliced", (-0.3, 1.0, 1.0), "Plate", {}),
+                    ("Other", "PotatoSliced", (0.3, 1.0, 1.0), "Counter", {})])
+    p = planner()
+    p.history._set("OnPlate", "heated")  # the one already there was worked on, yet the step wants another
+    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Plate"),))
+    assert actions(p.plan(step, scene))[:1] == [("PickupObject", "Other", None)]

@@ -27,13 +27,20 @@ from contracts.planning import Goal
 from dialogue.reference import select
 
 
+# Steps whose point is a state of their object that the Follower only knows from its own
+# actions (clean, filled, cooked, cold; a pour needs a filled container): said again, they
+# make it doubt that state. A put said again ("Place a slice of potato on the plate.") asks
+# for one more, not for a new state: doubting it made cooked slices raw again.
+STATE_STEPS = frozenset({"CleanObject", "FillObject", "HeatObject", "CoolObject", "PourObject"})
+
+
 class IntentReader:
     def __init__(self, parser: Parser) -> None:
         self.parser = parser
         self.last_target: str | None = None  # the object type under discussion (for "it")
         self.answers: list[Intent] = []  # the answers among the utterances read last
         self.mentioned: set[str] = set()  # object types the utterances read last instruct about or locate
-        self.repeated: set[str] = set()  # ... the objects of steps among them that were given before
+        self.repeated: set[str] = set()  # ... the objects of state steps among them given before
 
     def briefing_goal(self, briefing: FollowerBriefing) -> Goal:
         """The task and steps of the briefing. Walks after the last manipulation ("Walk back
@@ -66,7 +73,8 @@ class IntentReader:
             self.mentioned.update(t for sg in intent.subgoals for t in (sg.object, sg.receptacle) if t)
             if intent.location is not None and intent.location.object:
                 self.mentioned.add(intent.location.object)
-            self.repeated.update(sg.object for sg in intent.subgoals if sg.object and sg in goal.subgoals)
+            self.repeated.update(sg.object for sg in intent.subgoals
+                                 if sg.object and sg.action in STATE_STEPS and sg in goal.subgoals)
         if intent.location is not None and intent.location.object:
             hints.append(intent.location)
             self.last_target = intent.location.object

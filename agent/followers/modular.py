@@ -10,8 +10,8 @@ Then each ``act(observation)``:
    kept for the mapper (``agent.followers.intents``); after the mapper's update, an answer
    to the Follower's last question may pick an instance (``Goal.preferred``), and the
    planner hears which object types were spoken of (``Planner.told``: what it gave up on
-   about them is tried again; a step repeated while its plan was idle or failing makes it
-   doubt what it believed of that step's object);
+   about them is tried again; a state step -- clean, fill, heat, cool, pour -- repeated
+   while its plan was idle or failing makes it doubt what it believed of that step's object);
 2. perception, told the objects of the current plan's steps (``attend``), turns the frame
    into detections;
 3. the mapper updates the Belief from the observation, the detections, the outcome of the
