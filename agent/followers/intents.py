@@ -26,7 +26,6 @@ from contracts.observation import FollowerBriefing
 from contracts.planning import Goal
 from dialogue.reference import select
 
-
 # Steps whose point is a state of their object that the Follower only knows from its own
 # actions (clean, filled, cooked, cold; a pour needs a filled container): said again, they
 # make it doubt that state. A put said again ("Place a slice of potato on the plate.") asks
