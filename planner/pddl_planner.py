@@ -85,6 +85,8 @@ class SubgoalPlanner(Planner):
         self.subgoal_index = 0
         self.task_steps: int | None = None  # the goal's subgoals when its task was first planned
         self.failed = 0  # failed subgoals this episode
+        self.solving: int | None = None  # the dialogue step the current plan is for (None: the task)
+        self.carried_out: int | None = None  # the dialogue step whose plan ran out, every step done
 
     def gave_up(self) -> Plan | None:
         """FAILING for good once ``give_up_after`` subgoals failed (no more solving)."""
@@ -110,6 +112,8 @@ class SubgoalPlanner(Planner):
             return False
         if self.steps and self.steps[0] == issued:
             self.steps.pop(0)
+            if not self.steps and self.solving is not None:
+                self.carried_out = self.solving
         if issued.subgoal.action == "GotoLocation":
             self.history.at = issued.object_key  # "at" it: a walk step holds, the next is followed
         return True
@@ -180,6 +184,13 @@ class PddlPlanner(SubgoalPlanner):
             self.task_steps = described_steps(goal.subgoals)
         while True:
             later = use_task and max(self.subgoal_index, self.task_steps or 0) < len(goal.subgoals)
+            if not use_task and self.carried_out == self.subgoal_index:
+                # a step whose plan was carried out is done: bound afresh, "Microwave the potato
+                # slice." would take the next raw slice, and the next, ...
+                if self.subgoal_index < len(goal.subgoals) - 1:
+                    self.subgoal_index += 1
+                    continue
+                return [], ""
             state = symbolic_state(belief, self.history)
             try:
                 steps, reason = self._solve(goal, state, use_task)
@@ -193,6 +204,7 @@ class PddlPlanner(SubgoalPlanner):
             if steps is None and not later:
                 return None, reason
             if steps:
+                self.solving = None if use_task else self.subgoal_index
                 return steps, reason
             if later:  # the Belief may be wrong (a dirty mug seen as clean): follow the Commander
                 use_task, self.subgoal_index = False, max(self.subgoal_index, self.task_steps or 0)

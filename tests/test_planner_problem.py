@@ -260,3 +260,19 @@ def test_a_put_said_again_takes_one_not_there_yet():
     p.history._set("OnPlate", "heated")  # the one already there was worked on, yet the step wants another
     step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Plate"),))
     assert actions(p.plan(step, scene))[:1] == [("PickupObject", "Other", None)]
+
+
+def test_a_step_whose_plan_was_carried_out_is_done_and_not_bound_afresh():
+    """"Microwave the potato slice." once: one slice heated, not one after another."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Oven", "Microwave", (0.8, 1.0, 1.0), None, {"is_open": False}),
+                    ("Slice1", "PotatoSliced", (0.0, 1.0, 0.8), "Counter", {}),
+                    ("Slice2", "PotatoSliced", (0.1, 1.0, 0.8), "Counter", {})])
+    step = Goal(None, (Subgoal("HeatObject", "PotatoSliced"),))
+    p = planner()
+    plan = p.plan(step, scene)
+    assert plan.steps and plan.steps[0].subgoal.action == "PickupObject"
+    for _ in range(len(plan.steps)):  # each step handed out and done (the Belief is not updated here)
+        current = p.plan(step, scene).steps[0]
+        p.skill(current, scene, None)
+    assert p.plan(step, scene).status.state == PlannerState.IDLE
