@@ -18,8 +18,9 @@ step from where it stood to open it (its open side: from beside a fridge the doo
 is inside). Arrival: when the mapper tells the navigator what the camera sees
 (``in_view``: instance key -> the horizontal distance of its nearest seen point this frame),
 the Follower has arrived as soon as the instance is seen within reach -- wherever it is on
-the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a goal pose reached, looked from, and not seeing it is ruled out for that instance
-and the next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not
+the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a goal
+pose reached, looked from, and not seeing it is ruled out for that instance and the next
+one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not
 where it was believed to be, or not to be seen from there; counting it as arrived stopped
 the search with nothing in view). Without ``in_view`` (e.g. ``oracle-map``), and for an
 instance believed but never detected (``states["inferred"]``: a faucet behind a sink basin),

@@ -4,7 +4,8 @@ subgoal given in dialogue) to a PDDL goal over the symbolic state's objects.
 Objects that play a role (the mug for the coffee, the plate a salad goes on, the slices)
 are bound here, best candidate first: the one the Commander picked (or the one held), one
 that already meets the role's conditions, one the Follower already worked on (filled,
-cooked, cleaned...), then one not shut in a container, then the nearest; roles never share an object. Receptacles
+cooked, cleaned...), then one not shut in a container, then the nearest; roles never share
+an object. A put said in dialogue binds an object not already in the receptacle. Receptacles
 that any instance of a kind would do for ("on a CounterTop", ALFRED's parent) stay a
 disjunction for the planner to choose. A role without any candidate gets an ``unlocated``
 placeholder (searched for), unless a search already failed to find it: then the goal is

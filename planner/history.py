@@ -6,8 +6,9 @@ actions the Follower took and where things were at the time. ``History.record`` 
 AI2-THOR's appliance rules to each successful action against the Belief of that moment.
 It also remembers what failed: instances that were not where believed (left out of plans
 after ``MISSING_LIMIT`` misses, at once when clicks found nothing to act on or no goal pose
-showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead), receptacles a put into failed although open (treated as full: cleared
-before the next put), and types a search did not find.
+showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead),
+receptacles a put into failed although open (treated as full: cleared before the next
+put), and types a search did not find.
 """
 
 from __future__ import annotations

@@ -11,6 +11,8 @@ fails, when a step's object is a placeholder that now exists (pieces after slici
 found object) or is no longer in memory, and when the plan runs out (an empty plan means
 the goal holds). With ``replan: false`` the first plan is followed step by step (a failed
 step is retried) and solved again only when it runs out or must bind a placeholder.
+Dialogue steps are followed one at a time: the next once a step holds or its plan was
+carried out (bound afresh, "Microwave the potato slice." would take slice after slice).
 An impossible goal ends as status FAILING with the reason and the missing object type,
 but a walk step ("Go to the desk.") whose landmark was searched for everywhere in vain is
 passed over when more steps follow it (ALFRED-L's NAV-ONLY: the last walk says where to end).
