@@ -6,7 +6,8 @@ It reads the observation's RGB frame only and returns one ``Detection`` per dete
 object above ``score_threshold``: the class (an AI2-THOR type), score, the predicted box
 and the mask thresholded at ``mask_threshold``. For the types the Follower said it looks
 for (``attend``) the bar is ``focus_threshold``, unless another class's box scores higher
-in the same place (the mapper lets such a weak detection only confirm what it expects). Symbolic runs (no frames) see nothing.
+in the same place (the mapper lets such a weak detection only confirm what it expects).
+Symbolic runs (no frames) see nothing.
 Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
 with ``torch.load(..., weights_only=True)``; a missing or damaged file is one line naming
 it and the commands that make it. Never imports the simulator.

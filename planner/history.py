@@ -45,7 +45,7 @@ class History:
     not_found: set[str] = field(default_factory=set)
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
-    doubted: set[str] = field(default_factory=set)  # types whose cleaning the Commander asked for again
+    doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
 

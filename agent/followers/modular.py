@@ -32,9 +32,9 @@ Then each ``act(observation)``:
    unreachable) makes the planner search for it afresh (``Planner.told``), at most
    ``MAX_RETRIES`` times an episode (in TATC it used to say Stop until the turn limit); with
    nothing to do or ask it says Stop -- but without a Commander (ALFRED, where Stop ends
-   the episode) a step given up while the task is not
-   believed done makes it turn and plan again, at most ``MAX_STALLS`` times (not a walk:
-   the task may hold where it stands, as a look_at task with the lamp on does).
+   the episode) a step given up while the task is not believed done makes it turn and plan
+   again, at most ``MAX_STALLS`` times (not a walk: the task may hold where it stands, as a
+   look_at task with the lamp on does).
 """
 
 from __future__ import annotations
