@@ -224,6 +224,26 @@ def test_what_the_follower_put_down_stays_where_it_put_it_while_it_rests_there()
     assert m._container(pot) == "CounterTop#1"
 
 
+def test_slicing_believes_the_pieces_in_a_row_across_the_whole_until_one_is_seen():
+    memory = ObjectMemory()
+    memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.05, 0.6), times_seen=3)
+    bread = memory.add("Bread", (0.2, 1.0, 1.0), extent=(0.3, 0.12, 0.12), times_seen=2, container="CounterTop#1")
+    _do(memory, "Slice", "Bread#1", success=False)
+    assert not memory.of_type("BreadSliced")  # a failed slice makes nothing
+    _do(memory, "Slice", "Bread#1")
+    pieces = memory.of_type("BreadSliced")
+    xs = sorted(p.position[0] for p in pieces)
+    assert len(pieces) == 10 and all(p.states["inferred"] and p.container == "CounterTop#1" for p in pieces)
+    assert xs[0] > 0.05 and xs[-1] < 0.35 and all(p.position[2] == 1.0 for p in pieces)  # along the loaf's long side
+    assert bread.states["is_sliced"] is True
+    _do(memory, "Slice", "Mug#1")  # no such instance: nothing happens
+    memory.add("Egg", (0.0, 1.0, 1.2), extent=(0.05, 0.06, 0.05), times_seen=1)
+    _do(memory, "Slice", "Egg#1")
+    assert len(memory.of_type("EggCracked")) == 1
+    seen = memory.observe("BreadSliced", (0.31, 1.0, 1.0), (0.03, 0.1, 0.1), 0.9, step=5)
+    assert seen.position == (0.31, 1.0, 1.0) and seen.times_seen == 1 and len(memory.of_type("BreadSliced")) == 10
+
+
 def test_what_the_follower_put_down_is_inferred_there_until_it_is_detected_or_picked_up():
     m = mapper()
     here = Pose(0.0, 0.0, 0.0, 0.0)
@@ -240,6 +260,25 @@ def test_what_the_follower_put_down_is_inferred_there_until_it_is_detected_or_pi
     assert pot.states["inferred"] is True
     m.update(observe(here, room_depth()), [], ActionOutcome(LowLevelAction("Pickup", {}, pot.key), True))
     assert m.memory.held == pot.key and "inferred" not in pot.states
+
+
+def test_what_the_follower_put_down_is_believed_where_the_view_changed():
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    m.update(observe(here, room_depth()), [_wall_detection("Shelf", slice(40, 70), slice(20, 80))])
+    shelf = m.memory.instances["Shelf#1"]
+    pot = m.memory.add("Pot", (0.0, 0.0, 0.0), extent=(0.3, 0.15, 0.3), times_seen=1)
+    m.memory.held = pot.key
+    after = room_depth()
+    after[50:56, 60:66] = WALL - 0.5  # the pot, now drawn in front of the wall (held things are not)
+    m.update(observe(here, after), [], ActionOutcome(LowLevelAction("Place", {}, pot.key, "Shelf#1"), True))
+    assert pot.states["inferred"] is True and pot.container == shelf.key
+    assert abs(pot.position[2] - (WALL - 0.5)) < 0.05 and pot.position[0] > 0.0  # right of the centre, 0.5 m before the wall
+    assert max(pot.extent) < 0.3  # its seen size, not the shelf's
+    moved = m.memory.add("Mug", (0.0, 0.0, 0.0), times_seen=1)
+    m.memory.held = moved.key
+    m.update(observe(Pose(0.25, 0.0, 0.0, 0.0), after), [], ActionOutcome(LowLevelAction("Place", {}, moved.key, "Shelf#1"), True))
+    assert moved.position != (0.0, 0.0, 0.0) and abs(moved.position[2] - (WALL - 0.5)) > 0.1  # from elsewhere: no change to read
 
 
 def test_a_hint_from_the_followers_side_picks_the_place_on_that_side_as_it_stood_when_it_heard_it():
