@@ -8,8 +8,9 @@ lies in the sink below it (and what is put there while it runs; what fills is th
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
 (and what is put on it while on); slicing replaces a whole by its pieces in a row across
 its box, believed there (``inferred``) until detected: Mask R-CNN hardly finds a slice (mask
-AP 0.00 for most piece types). A put refused with "Cannot place CreditCard in
-CoffeeMachine" names what the Follower really holds. ``believed_container`` infers from
+AP 0.00 for most piece types), or until a pickup clicked there in vain. A put refused with
+"Cannot place CreditCard in CoffeeMachine" names what the Follower really holds.
+``believed_container`` infers from
 geometry what an object lies in or on.
 ``HintBook`` keeps dialogue location hints ("the knife is in the drawer left of the stove")
 until the place is in memory, then believes the object there with ``HINT_CONFIDENCE``
@@ -58,6 +59,8 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
         target.states[state] = value
     if not outcome.success and verb == "put":
         _held_is(memory, outcome.error)
+    if not outcome.success and verb == "pickup" and target is not None and target.states.get("inferred"):
+        _unsure_where(memory, target)
     if not outcome.success or verb is None:
         return
     if verb == "pickup" and target is not None:
@@ -124,9 +127,19 @@ def _pieces(memory: ObjectMemory, whole: ObjectInstance) -> None:
         extent[axis] = max(length / count, 0.02)
         piece = memory.add(piece_type, tuple(position), extent=tuple(extent), confidence=PIECE_CONFIDENCE,
                            container=whole.container)
-        piece.states["inferred"] = True
+        piece.states.update(inferred=True, piece_of=whole.key)
         if "is_cooked" in whole.states:
             piece.states["is_cooked"] = whole.states["is_cooked"]
+
+
+def _unsure_where(memory: ObjectMemory, instance: ObjectInstance) -> None:
+    """A pickup clicked where an unseen instance was believed and found nothing there: where
+    exactly it lies is not known, so it (and the other pieces of its slicing, believed the
+    same way) is clicked only on a detection from now on."""
+    whole = instance.states.get("piece_of")
+    for other in memory.instances.values():
+        if other is instance or (whole is not None and other.states.get("piece_of") == whole):
+            other.states.pop("inferred", None)
 
 
 def _appliance(memory: ObjectMemory, appliance: ObjectInstance) -> None:
