@@ -2,7 +2,9 @@
 
 The instance's centre is projected into the current frame (odometry pose, camera
 intrinsics); of the detections of its type, the one whose mask holds that pixel (else the
-nearest to it) is the target. The click is the mask pixel nearest the mask's centroid
+nearest to it) is the target. An instance the Follower saw where it believes it is not a
+detection far from the screen rectangle of its believed box (``NEAR_MARGIN``): the raw
+slice on the counter in view is not the cooked one in the microwave beside it. The click is the mask pixel nearest the mask's centroid
 that is the target's own as far as possible (a click resolves to the smallest thing under
 it, so the spoon on the counter would take a click meant for the counter).
 """
@@ -17,6 +19,7 @@ from contracts.perception import Detection
 from planner import knowledge
 
 BELIEVED_MARGIN = 0.05  # metres around a believed box whose surfaces a stand-in detection keeps
+NEAR_MARGIN = 0.1  # of the frame's width: how far from its believed box's screen rectangle a seen instance's detection may be
 
 
 def same_kind(detected: str, believed: str) -> bool:
@@ -27,6 +30,11 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
                 camera: CameraIntrinsics) -> Detection | None:
     """The detection that is ``instance`` (None when none of its type is in view)."""
     mine = [d for d in detections if same_kind(d.object_type, instance.object_type)]
+    rect = screen_rect(instance, pose, camera)
+    if instance.times_seen > 0 and not instance.states.get("inferred") and rect is not None:
+        margin = NEAR_MARGIN * camera.width
+        mine = [d for d in mine if d.box[0] <= rect[2] + margin and d.box[2] >= rect[0] - margin
+                and d.box[1] <= rect[3] + margin and d.box[3] >= rect[1] - margin]
     if not mine:
         return None
     pixel = project(instance.position, pose, camera)
@@ -78,6 +86,18 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
 
 
+def screen_rect(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> tuple[float, float, float, float] | None:
+    """(x0, y0, x1, y1) pixels, unclipped: the screen rectangle of the instance's believed
+    box; None when a corner is behind the camera."""
+    (x, y, z), (ex, ey, ez) = instance.position, instance.extent
+    corners = [project((x + dx * ex / 2, y + dy * ey / 2, z + dz * ez / 2), pose, camera)
+               for dx in (-1, 1) for dy in (-1, 1) for dz in (-1, 1)]
+    if any(c is None for c in corners):
+        return None
+    cols, rows = [c[0] for c in corners], [c[1] for c in corners]
+    return min(cols), min(rows), max(cols), max(rows)
+
+
 def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics,
                        depth: np.ndarray | None = None) -> Detection | None:
     """A stand-in detection for an instance believed but not seen (``states["inferred"]``:
@@ -85,13 +105,11 @@ def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntri
     box, and with a depth frame only those whose surface lies in the box (grown by
     ``BELIEVED_MARGIN``: the tap, not the wall behind it or the counter below) when any
     does; None when a corner is behind the camera or the box is out of the frame."""
-    (x, y, z), (ex, ey, ez) = instance.position, instance.extent
-    corners = [project((x + dx * ex / 2, y + dy * ey / 2, z + dz * ez / 2), pose, camera)
-               for dx in (-1, 1) for dy in (-1, 1) for dz in (-1, 1)]
-    if any(c is None for c in corners):
+    rect = screen_rect(instance, pose, camera)
+    if rect is None:
         return None
-    c0, c1 = (int(np.clip(f(c[0] for c in corners), 0, camera.width)) for f in (min, max))
-    r0, r1 = (int(np.clip(f(c[1] for c in corners), 0, camera.height)) for f in (min, max))
+    c0, c1 = (int(np.clip(v, 0, camera.width)) for v in (rect[0], rect[2]))
+    r0, r1 = (int(np.clip(v, 0, camera.height)) for v in (rect[1], rect[3]))
     if c1 <= c0 or r1 <= r0:
         return None
     mask = np.zeros((camera.height, camera.width), dtype=bool)

@@ -248,7 +248,7 @@ def test_a_search_turns_a_full_circle_where_it_arrived_then_opens_only_a_cabinet
         s = SearchSkill("Bowl", navigator, CAMERA, History())
         actions = []
         for _ in range(6):
-            actions.append(s.step(observation(), scene, [detection("Cabinet", (30, 30, 70, 70))]).action.action)
+            actions.append(s.step(observation(), scene, [detection("Cabinet", (60, 80, 95, 100))]).action.action)
             scene.pose = Pose(0.0, 0.0, scene.pose.heading + 90 * (actions[-1] == "Turn Right"), scene.pose.horizon)
         # four quarter turns at the counter, not undone by the navigator in between
         assert actions[:4] == ["Turn Right"] * 4 and navigator.searcher.done[0] == "Counter"

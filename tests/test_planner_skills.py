@@ -31,6 +31,13 @@ def test_the_detection_matching_the_projected_instance_is_chosen():
     left, right = detection("Mug", (10, 55, 35, 75)), detection("Mug", (65, 55, 90, 75))
     for key, wanted in (("MugL", left), ("MugR", right)):
         assert find_target(scene.memory.instances[key], [left, right], scene.pose, CAMERA) is wanted
+    mug = scene.memory.instances["MugL"]
+    assert find_target(mug, [right], scene.pose, CAMERA) is None  # the only mug in view is another one
+    mug.states["inferred"] = True  # believed there, never seen there: where exactly is a guess
+    assert find_target(mug, [right], scene.pose, CAMERA) is right
+    mug.states.pop("inferred")
+    mug.times_seen = 0  # a hint's: likewise
+    assert find_target(mug, [right], scene.pose, CAMERA) is right
 
 
 def test_pickup_clicks_and_succeeds_when_the_object_is_held():
@@ -120,12 +127,12 @@ def test_the_target_seen_within_reach_on_the_way_is_arrived_at_unless_it_comes_c
     # AI2-THOR's reach is horizontal, whatever the height: a slice on a fridge's bottom shelf is
     # approached like one on a counter (from nearer, a shelf above hides it)
     nav = RecordingNavigator()
-    low = belief([("Slice", "BreadSliced", (0.0, 0.07, 1.3), None, {})])
+    low = belief([("Slice", "BreadSliced", (0.0, 0.07, 1.3), None, {})], horizon=30.0)
     s = InteractSkill(PlannedSubgoal(Subgoal("PickupObject", "BreadSliced"), "Slice"), nav, CAMERA, History())
-    s.step(observation(), low, [detection("BreadSliced", (45, 80, 55, 85))])
+    s.step(observation(), low, [detection("BreadSliced", (45, 62, 55, 70))])  # where it projects, looking down
     assert nav.goals[-1].reach == REACH and nav.goals[-1].seen_within == SIGHT_REACH
     s.step(observation("Pickup", False, "Pickup failed: no object at that point"), low, [])
-    s.step(observation(), low, [detection("BreadSliced", (45, 80, 55, 85))])
+    s.step(observation(), low, [detection("BreadSliced", (45, 62, 55, 70))])
     assert nav.goals[-1].reach < REACH and nav.goals[-1].seen_within is None
 
 
