@@ -24,7 +24,8 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   86 to 37 and raised success 0.942 -> 0.962;
 - a detection scoring below ``weak_score`` (kept by perception only because the Follower
   looks for its type: ``Perception.attend``) confirms what the Follower expects -- an
-  instance of its type nearby, a container it opened -- and is ignored elsewhere.
+  instance of its type nearby, a container it opened -- and elsewhere counts only once
+  weak sightings of its type in one place came from ``weak_views`` different poses.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class SemanticMapper(Mapper):
         frontier_value: float = 0.05  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
+        weak_views: int = 2  # ... or makes an instance once seen weakly from this many poses (0: never)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -108,6 +110,7 @@ class SemanticMapper(Mapper):
         self.top_views: dict[str, float] = {}  # instance key -> nearest distance it was seen at with its top in view
         searcher.viewed = self.top_views
         self.last_view: tuple[Pose, np.ndarray] | None = None  # the previous frame's pose and depth
+        self.weak_sightings: list[tuple[str, tuple[float, float, float], set[Pose]]] = []  # type, place, poses
 
     def navigator(self) -> Navigator:
         return self._navigator
@@ -138,7 +141,7 @@ class SemanticMapper(Mapper):
             self.last_view = (observation.pose, observation.depth.copy())
             opened, door = self._just_opened(outcome, detections)
             for detection in detections:
-                self._integrate_detection(points, detection, camera, opened if detection is door else None)
+                self._integrate_detection(points, detection, camera, observation.pose, opened if detection is door else None)
             self._navigator.in_view = self.in_view
             self._note_top_views()
             for key in merge_singles(self.memory):
@@ -208,7 +211,7 @@ class SemanticMapper(Mapper):
                 return instance, detection
         return None, None
 
-    def _integrate_detection(self, points: np.ndarray, detection: Detection, camera: np.ndarray,
+    def _integrate_detection(self, points: np.ndarray, detection: Detection, camera: np.ndarray, pose: Pose,
                              opened: ObjectInstance | None = None) -> None:
         p = self.params
         x0, y0, x1, y1 = detection.box  # the mask should lie inside its box: index the box only
@@ -226,7 +229,8 @@ class SemanticMapper(Mapper):
         low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
         centroid = tuple(float(v) for v in np.median(hits, axis=0))
         extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
-        if detection.score < p.weak_score and opened is None and not self._weak_confirms(detection.object_type, centroid):
+        if (detection.score < p.weak_score and opened is None and not self._weak_confirms(detection.object_type, centroid)
+                and not self._weakly_seen_again(detection.object_type, centroid, pose)):
             return
         rows, cols, inside = self._cells(hits[:, [0, 2]])
         channel = self._channel(detection.object_type)
@@ -278,6 +282,21 @@ class SemanticMapper(Mapper):
         low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
         instance.position = tuple(float(v) for v in np.median(hits, axis=0))
         instance.extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
+
+    def _weakly_seen_again(self, object_type: str, centre: tuple[float, float, float], pose: Pose) -> bool:
+        """Record a weak sighting that confirmed nothing; True once sightings of its type
+        within ``match_radius`` of it came from ``weak_views`` different poses (a mug the
+        detector scores 0.3 from here and 0.4 from there is worth walking to; one weak
+        sighting is wrong half the time)."""
+        if self.params.weak_views <= 0:
+            return False
+        x, _, z = centre
+        for kind, place, poses in self.weak_sightings:
+            if kind == object_type and np.hypot(place[0] - x, place[2] - z) <= self.params.match_radius:
+                poses.add(pose)
+                return len(poses) >= self.params.weak_views
+        self.weak_sightings.append((object_type, centre, {pose}))
+        return self.params.weak_views <= 1
 
     def _weak_confirms(self, object_type: str, centre: tuple[float, float, float]) -> bool:
         """A weak sighting (below ``weak_score``: a type perception was told to look for)

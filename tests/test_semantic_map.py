@@ -379,6 +379,26 @@ def test_a_weak_sighting_only_confirms_a_nearby_instance_or_what_lies_in_an_open
     assert len(m.memory.of_type("Mug")) == 2  # in the cabinet it opened
 
 
+def test_a_weak_sighting_seen_again_from_another_pose_makes_an_instance():
+    m = mapper()
+    mug = _wall_detection("Mug", slice(55, 60), slice(20, 25))
+    weak = Detection("Mug", 0.3, mug.box, mug.mask)
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    m.update(observe(here, room_depth()), [weak])
+    m.update(observe(here, room_depth()), [weak])  # the same view again is no new evidence
+    assert not m.memory.of_type("Mug")
+    m.update(observe(here, room_depth()), [Detection("Cup", 0.3, mug.box, mug.mask)])
+    m.update(observe(Pose(0.0, 0.0, 0.0, 30.0), room_depth()), [Detection("Cup", 0.3, mug.box, mug.mask)])
+    assert len(m.memory.of_type("Cup")) == 1  # from a second pose: believed
+    m.update(observe(Pose(0.0, 0.0, 0.0, 15.0), room_depth()), [weak])
+    assert len(m.memory.of_type("Mug")) == 1 and not m.memory.of_type("Mug")[0].states
+    never = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, weak_views=0))
+    never.reset(ModuleContext(CAMERA, True))
+    for horizon in (0.0, 15.0, 30.0):
+        never.update(observe(Pose(0.0, 0.0, 0.0, horizon), room_depth()), [weak])
+    assert not never.memory.of_type("Mug")
+
+
 def test_two_instances_of_a_single_object_that_come_to_meet_are_merged():
     from mapping.boxes import merge_singles
 
