@@ -1,6 +1,8 @@
 """COCO evaluation (pycocotools) of the ``maskrcnn`` module on a set from ``nesy detector
 data`` (by default the valid_unseen set): mask and box mAP (IoU 0.5:0.95) and mAP@0.5,
-per class and per object size (COCO's small < 32^2 < medium < 96^2 pixels < large)."""
+per class and per object size (COCO's small < 32^2 < medium < 96^2 pixels < large), and
+how often a detection is right by its score (box IoU >= 0.5 with an object of its class):
+what a score threshold buys."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from perception.coco import CocoFrames, encode_mask, read_annotations
 from perception.maskrcnn import MaskRCNNPerception
 
 SIZES = ("small", "medium", "large")
+SCORE_BANDS = (0.05, 0.25, 0.35, 0.5, 0.7, 1.0)
 
 
 def evaluate(module: MaskRCNNPerception, data: Path, limit: int | None = None, progress: bool = True) -> dict[str, Any]:
@@ -62,6 +65,7 @@ def evaluate(module: MaskRCNNPerception, data: Path, limit: int | None = None, p
         "per_class": per_class,
         "per_size": {size: {"mask_map": _stat(segm, 3 + i), "box_map": _stat(bbox, 3 + i)}
                      for i, size in enumerate(SIZES)},
+        "precision_by_score": _precision_by_score(bbox),
         "ms_per_frame": round(1000 * seconds / max(count, 1), 1),
         "weights_meta": {k: v for k, v in module.meta.items() if k != "data_info"},
     }
@@ -95,3 +99,23 @@ def _class_ap(evaluation: Any, k: int, iou: int | None = None) -> float:
     values = precision[:, :, k, 0, -1] if iou is None else precision[iou, :, k, 0, -1]
     values = values[values > -1]
     return round(float(np.mean(values)), 4) if values.size else 0.0
+
+
+def _precision_by_score(evaluation: Any) -> dict[str, dict[str, float]]:
+    """Per band of ``SCORE_BANDS``: detections, and the share matched at IoU 0.5 (all sizes)."""
+    if evaluation is None:
+        return {}
+    scores, matched = [], []
+    for image in evaluation.evalImgs:
+        if image is None or list(image["aRng"]) != list(evaluation.params.areaRng[0]):
+            continue
+        keep = ~np.asarray(image["dtIgnore"][0], dtype=bool)
+        scores.extend(np.asarray(image["dtScores"])[keep])
+        matched.extend(np.asarray(image["dtMatches"][0])[keep] > 0)
+    scores, matched = np.asarray(scores), np.asarray(matched, dtype=bool)
+    out = {}
+    for low, high in zip(SCORE_BANDS, SCORE_BANDS[1:], strict=False):
+        band = (scores >= low) & (scores < high if high < 1.0 else scores <= high)
+        out[f"{low:.2f}-{high:.2f}"] = {"detections": int(band.sum()),
+                                         "precision": round(float(matched[band].mean()), 3) if band.any() else 0.0}
+    return out

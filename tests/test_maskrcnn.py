@@ -158,7 +158,8 @@ def test_cli_eval_and_bench_print_their_json_keys(tiny_run, capsys):
     assert main(["detector", "eval", "--data", str(root / "data"), "--weights", weights, "--threads", "1",
                  "--limit", "2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    for key in ("mask_map50", "mask_map", "box_map50", "box_map", "images", "per_class", "per_size"):
+    for key in ("mask_map50", "mask_map", "box_map50", "box_map", "images", "per_class", "per_size",
+                "precision_by_score"):
         assert key in result
     assert result["images"] == 2
     assert main(["bench", "perception", "--weights", weights, "--frames", "2", "--json"]) == 0
@@ -166,6 +167,29 @@ def test_cli_eval_and_bench_print_their_json_keys(tiny_run, capsys):
     assert bench["threads"] == 1 and bench["ms_per_frame"] > 0
     assert main(["detector", "eval", "--data", str(root / "data"), "--weights", str(root / "no.pt")]) == 2
     assert "no.pt: the Mask R-CNN weights file does not exist" in capsys.readouterr().err
+
+
+def test_precision_by_score_counts_the_detections_that_match_an_object_of_their_class():
+    import contextlib
+    import io
+
+    from pycocotools.coco import COCO
+
+    from perception.evaluate import _precision_by_score, _run
+
+    gt = COCO()
+    gt.dataset = {"images": [{"id": 1, "width": 100, "height": 100}],
+                  "categories": [{"id": 1, "name": "Mug"}, {"id": 2, "name": "Apple"}],
+                  "annotations": [{"id": 1, "image_id": 1, "category_id": 1, "bbox": [10, 10, 20, 20], "area": 400,
+                                   "iscrowd": 0}]}
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt.createIndex()
+        results = [{"image_id": 1, "category_id": 1, "bbox": [10, 10, 20, 20], "score": 0.9},  # right
+                   {"image_id": 1, "category_id": 1, "bbox": [60, 60, 20, 20], "score": 0.8},  # nothing there
+                   {"image_id": 1, "category_id": 2, "bbox": [10, 10, 20, 20], "score": 0.3}]  # the wrong class
+        bands = _precision_by_score(_run(gt, results, "bbox"))
+    assert bands["0.70-1.00"] == {"detections": 2, "precision": 0.5}
+    assert bands["0.25-0.35"] == {"detections": 1, "precision": 0.0} and bands["0.50-0.70"]["detections"] == 0
 
 
 def test_a_run_can_start_from_a_weights_file(tiny_run, tmp_path):
