@@ -6,9 +6,9 @@ was meant for (``LowLevelAction.object_key`` / ``receptacle_key``): picked up (h
 appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans what
 lies in the sink below it (and what is put there while it runs; what fills is the
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
-(and what is put on it while on); slicing replaces a whole by its pieces in a row across
-its box, believed there (``inferred``) until detected: Mask R-CNN hardly finds a slice (mask
-AP 0.00 for most piece types), or until a pickup clicked there in vain. A put refused with
+(and what is put on it while on). ``believe_pieces``: the pieces of a whole just sliced, in
+a row across its box, believed there (``inferred``) until detected (Mask R-CNN hardly finds
+a slice: mask AP 0.00 for most piece types) or until a pickup clicked there in vain. A put refused with
 "Cannot place CreditCard in CoffeeMachine" names what the Follower really holds.
 ``believed_container`` infers from
 geometry what an object lies in or on.
@@ -77,7 +77,6 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
             _appliance(memory, target)
     elif verb == "slice":
         target.states["is_sliced"] = True
-        _pieces(memory, target)
     elif verb == "pour" and memory.held in memory.instances:
         memory.instances[memory.held].states["is_filled"] = False
         target.states["is_filled"] = True
@@ -111,21 +110,26 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
         _cook([held], memory)  # onto a lit burner, into a running toaster
 
 
-def _pieces(memory: ObjectMemory, whole: ObjectInstance) -> None:
+def piece_of(object_type: str) -> str:
+    """The type of the pieces slicing ``object_type`` gives (an egg cracks)."""
+    return "EggCracked" if object_type == "Egg" else f"{object_type}Sliced"
+
+
+def believe_pieces(memory: ObjectMemory, whole: ObjectInstance) -> None:
     """The pieces slicing ``whole`` made, in a row along the longer horizontal side of its
     box (AI2-THOR lays them along the object's own axis), each ``inferred``: a skill clicks
-    inside its believed box, and a sighting of a piece takes the nearest one's place."""
+    inside its believed box, and a sighting of a piece takes the nearest one's place. For
+    the mapper to call when no piece is seen after the slice."""
     count = PIECES.get(whole.object_type)
     if count is None:
         return
-    piece_type = "EggCracked" if whole.object_type == "Egg" else f"{whole.object_type}Sliced"
     axis = 0 if whole.extent[0] >= whole.extent[2] else 2
     length = whole.extent[axis]
     for k in range(count):
         position, extent = list(whole.position), list(whole.extent)
         position[axis] += (k - (count - 1) / 2) * length / count
         extent[axis] = max(length / count, 0.02)
-        piece = memory.add(piece_type, tuple(position), extent=tuple(extent), confidence=PIECE_CONFIDENCE,
+        piece = memory.add(piece_of(whole.object_type), tuple(position), extent=tuple(extent), confidence=PIECE_CONFIDENCE,
                            container=whole.container)
         piece.states.update(inferred=True, piece_of=whole.key)
         if "is_cooked" in whole.states:

@@ -47,7 +47,15 @@ from contracts.registry import mapper
 from mapping.boxes import SINGLE, boxes_meet, merge_singles, nearest_box, observe_box, union_box
 from mapping.exploration import FrontierPriorSearcher
 from mapping.fixtures import FaucetBeliefs
-from mapping.memory_updates import HintBook, apply_outcome, believed_container, rests_on
+from mapping.memory_updates import (
+    PIECES,
+    HintBook,
+    apply_outcome,
+    believe_pieces,
+    believed_container,
+    piece_of,
+    rests_on,
+)
 from mapping.navigation import GridNavigator
 
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
@@ -144,6 +152,7 @@ class SemanticMapper(Mapper):
                 self._integrate_detection(points, detection, camera, observation.pose, opened if detection is door else None)
             self._navigator.in_view = self.in_view
             self._note_top_views()
+            self._pieces_unseen(outcome)
             for key in merge_singles(self.memory):
                 self.in_view.pop(key, None)
         self._clear_footprint(observation.pose.x, observation.pose.z)
@@ -262,6 +271,16 @@ class SemanticMapper(Mapper):
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
         distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
+
+    def _pieces_unseen(self, outcome: ActionOutcome | None) -> None:
+        """After a slice, when this frame shows none of its pieces: believe them
+        (``believe_pieces``). Pieces in view are mapped as they are seen."""
+        whole = self.memory.instances.get(outcome.action.object_key or "") if outcome is not None else None
+        if whole is None or not outcome.success or outcome.action.action not in ("Slice", "SliceObject") \
+                or whole.object_type not in PIECES:
+            return
+        if not any(self.memory.instances[k].object_type == piece_of(whole.object_type) for k in self.in_view):
+            believe_pieces(self.memory, whole)
 
     def _where_put(self, key: str, observation: Observation, points: np.ndarray) -> None:
         """After a put from where the last frame was seen: what came nearer than it was

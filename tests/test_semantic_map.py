@@ -12,7 +12,12 @@ from contracts.language import LocationHint
 from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection, mask_box
 from contracts.planning import ActionOutcome, LowLevelAction
-from mapping.memory_updates import HINT_CONFIDENCE, apply_outcome, believed_container
+from mapping.memory_updates import (
+    HINT_CONFIDENCE,
+    apply_outcome,
+    believe_pieces,
+    believed_container,
+)
 from mapping.semantic import SemanticMapper
 
 CAMERA = CameraIntrinsics(120, 120, 90.0, 1.5)
@@ -228,23 +233,33 @@ def test_slicing_believes_the_pieces_in_a_row_across_the_whole_until_one_is_seen
     memory = ObjectMemory()
     memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.05, 0.6), times_seen=3)
     bread = memory.add("Bread", (0.2, 1.0, 1.0), extent=(0.3, 0.12, 0.12), times_seen=2, container="CounterTop#1")
-    _do(memory, "Slice", "Bread#1", success=False)
-    assert not memory.of_type("BreadSliced")  # a failed slice makes nothing
     _do(memory, "Slice", "Bread#1")
+    assert bread.states["is_sliced"] is True and not memory.of_type("BreadSliced")  # the mapper decides (below)
+    believe_pieces(memory, bread)
     pieces = memory.of_type("BreadSliced")
     xs = sorted(p.position[0] for p in pieces)
     assert len(pieces) == 10 and all(p.states["inferred"] and p.container == "CounterTop#1" for p in pieces)
     assert xs[0] > 0.05 and xs[-1] < 0.35 and all(p.position[2] == 1.0 for p in pieces)  # along the loaf's long side
-    assert bread.states["is_sliced"] is True
-    _do(memory, "Slice", "Mug#1")  # no such instance: nothing happens
-    memory.add("Egg", (0.0, 1.0, 1.2), extent=(0.05, 0.06, 0.05), times_seen=1)
-    _do(memory, "Slice", "Egg#1")
+    egg = memory.add("Egg", (0.0, 1.0, 1.2), extent=(0.05, 0.06, 0.05), times_seen=1)
+    believe_pieces(memory, egg)
     assert len(memory.of_type("EggCracked")) == 1
     seen = memory.observe("BreadSliced", (0.31, 1.0, 1.0), (0.03, 0.1, 0.1), 0.9, step=5)
     assert seen.position == (0.31, 1.0, 1.0) and seen.times_seen == 1 and len(memory.of_type("BreadSliced")) == 10
     _do(memory, "Pickup", pieces[3].key, success=False)  # nothing pickupable where it was believed
     assert not any("inferred" in p.states for p in pieces)  # now clicked only on a detection
     assert memory.of_type("EggCracked")[0].states["inferred"] is True  # another slicing's piece
+
+
+def test_the_mapper_believes_the_pieces_of_a_slice_only_when_it_sees_none():
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    for pieces_in_view in (False, True):
+        m = mapper()
+        m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(55, 60), slice(55, 65))])
+        seen = [_wall_detection("AppleSliced", slice(55, 60), slice(55, 57))] if pieces_in_view else []
+        m.update(observe(here, room_depth()), seen, ActionOutcome(LowLevelAction("Slice", {}, "Apple#1"), True))
+        pieces = m.memory.of_type("AppleSliced")
+        assert len(pieces) == (1 if pieces_in_view else 8)
+        assert all(p.states.get("inferred", False) is not pieces_in_view for p in pieces)
 
 
 def test_what_the_follower_put_down_is_inferred_there_until_it_is_detected_or_picked_up():
