@@ -24,8 +24,9 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   86 to 37 and raised success 0.942 -> 0.962;
 - a detection scoring below ``weak_score`` (kept by perception only because the Follower
   looks for its type: ``Perception.attend``) confirms what the Follower expects -- an
-  instance of its type nearby, a container it opened -- and elsewhere counts only once
-  weak sightings of its type in one place came from ``weak_views`` different poses.
+  instance of its type nearby, a container it opened -- and is ignored elsewhere, unless
+  ``weak_views`` > 0: then weak sightings of its type in one place from that many different
+  poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ class SemanticMapper(Mapper):
         frontier_value: float = 0.05  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
-        weak_views: int = 2  # ... or makes an instance once seen weakly from this many poses (0: never)
+        weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()

@@ -394,8 +394,9 @@ def test_a_weak_sighting_only_confirms_a_nearby_instance_or_what_lies_in_an_open
     assert len(m.memory.of_type("Mug")) == 2  # in the cabinet it opened
 
 
-def test_a_weak_sighting_seen_again_from_another_pose_makes_an_instance():
-    m = mapper()
+def test_with_weak_views_a_weak_sighting_seen_again_from_another_pose_makes_an_instance():
+    m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, weak_views=2))
+    m.reset(ModuleContext(CAMERA, True))
     mug = _wall_detection("Mug", slice(55, 60), slice(20, 25))
     weak = Detection("Mug", 0.3, mug.box, mug.mask)
     here = Pose(0.0, 0.0, 0.0, 0.0)
@@ -407,8 +408,7 @@ def test_a_weak_sighting_seen_again_from_another_pose_makes_an_instance():
     assert len(m.memory.of_type("Cup")) == 1  # from a second pose: believed
     m.update(observe(Pose(0.0, 0.0, 0.0, 15.0), room_depth()), [weak])
     assert len(m.memory.of_type("Mug")) == 1 and not m.memory.of_type("Mug")[0].states
-    never = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, weak_views=0))
-    never.reset(ModuleContext(CAMERA, True))
+    never = mapper()  # the default: weak sightings only confirm
     for horizon in (0.0, 15.0, 30.0):
         never.update(observe(Pose(0.0, 0.0, 0.0, horizon), room_depth()), [weak])
     assert not never.memory.of_type("Mug")
