@@ -8,10 +8,9 @@ lies in the sink below it (and what is put there while it runs; what fills is th
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
 (and what is put on it while on). ``believe_pieces``: the pieces of a whole just sliced, in
 a row across its box, believed there (``inferred``) until detected (Mask R-CNN hardly finds
-a slice: mask AP 0.00 for most piece types) or until a pickup clicked there in vain. A put refused with
-"Cannot place CreditCard in CoffeeMachine" names what the Follower really holds.
-``believed_container`` infers from
-geometry what an object lies in or on.
+a slice: mask AP 0.00 for most piece types) or until a pickup clicked there in vain. A put
+refused with "Cannot place CreditCard in CoffeeMachine" names what the Follower really
+holds. ``believed_container`` infers from geometry what an object lies in or on.
 ``HintBook`` keeps dialogue location hints ("the knife is in the drawer left of the stove")
 until the place is in memory, then believes the object there with ``HINT_CONFIDENCE``
 (below any sighting), in the place instance nearest the anchor (or the Follower).

@@ -305,9 +305,9 @@ class SemanticMapper(Mapper):
 
     def _weakly_seen_again(self, object_type: str, centre: tuple[float, float, float], pose: Pose) -> bool:
         """Record a weak sighting that confirmed nothing; True once sightings of its type
-        within ``match_radius`` of it came from ``weak_views`` different poses (a mug the
-        detector scores 0.3 from here and 0.4 from there is worth walking to; one weak
-        sighting is wrong half the time)."""
+        within ``match_radius`` of it came from ``weak_views`` different poses (a detection
+        scoring 0.25-0.5 is right 22-36% of the time; see docs/mapping.md for what a second
+        pose did not fix)."""
         if self.params.weak_views <= 0:
             return False
         x, _, z = centre

@@ -4,9 +4,10 @@ The instance's centre is projected into the current frame (odometry pose, camera
 intrinsics); of the detections of its type, the one whose mask holds that pixel (else the
 nearest to it) is the target. An instance the Follower saw where it believes it is not a
 detection far from the screen rectangle of its believed box (``NEAR_MARGIN``): the raw
-slice on the counter in view is not the cooked one in the microwave beside it. The click is the mask pixel nearest the mask's centroid
-that is the target's own as far as possible (a click resolves to the smallest thing under
-it, so the spoon on the counter would take a click meant for the counter).
+slice on the counter in view is not the cooked one in the microwave beside it. The click
+is the mask pixel nearest the mask's centroid that is the target's own as far as possible
+(a click resolves to the smallest thing under it, so the spoon on the counter would take a
+click meant for the counter).
 """
 
 from __future__ import annotations
