@@ -64,8 +64,6 @@ MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
 OPENED_DEPTH = 0.35  # metres: what lies in a container the Follower opened is within this of its seen box
 VIEW_PERCENTILE = 1.0  # the distance of a detection: this percentile of its points' (robust to a stray pixel)
-PUT_CHANGE = 0.03  # metres nearer in the frame after a put than before: the put object's pixels
-PUT_MIN_PIXELS = 4  # fewer changed pixels: the put is not seen (it landed out of view)
 
 
 @mapper.register("semantic")
@@ -118,7 +116,6 @@ class SemanticMapper(Mapper):
         self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
         self.top_views: dict[str, float] = {}  # instance key -> nearest distance it was seen at with its top in view
         searcher.viewed = self.top_views
-        self.last_view: tuple[Pose, np.ndarray] | None = None  # the previous frame's pose and depth
         self.weak_sightings: list[tuple[str, tuple[float, float, float], set[Pose]]] = []  # type, place, poses
 
     def navigator(self) -> Navigator:
@@ -127,12 +124,10 @@ class SemanticMapper(Mapper):
     def update(self, observation: Observation, detections: list[Detection],
                outcome: ActionOutcome | None = None, hints: Sequence[LocationHint] = ()) -> Belief:
         self.step += 1
-        put = None  # what the Follower put down with this outcome
         if outcome is not None:
             held = self.memory.held
             apply_outcome(self.memory, outcome)
             self._remember_placement(held)
-            put = held if outcome.success and held is not None and self.memory.held is None else None
             opened = self.memory.instances.get(outcome.action.object_key or "")
             if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:
                 opened.states["opened_from"] = (observation.pose.x, observation.pose.z)  # its open side
@@ -145,9 +140,6 @@ class SemanticMapper(Mapper):
             camera = np.array([observation.pose.x, self.context.camera.camera_height, observation.pose.z])
             self.in_view = {}
             self.sightings = {}
-            if put is not None:
-                self._where_put(put, observation, points)
-            self.last_view = (observation.pose, observation.depth.copy())
             opened, door = self._just_opened(outcome, detections)
             for detection in detections:
                 self._integrate_detection(points, detection, camera, observation.pose, opened if detection is door else None)
@@ -282,26 +274,6 @@ class SemanticMapper(Mapper):
             return
         if not any(self.memory.instances[k].object_type == piece_of(whole.object_type) for k in self.in_view):
             believe_pieces(self.memory, whole)
-
-    def _where_put(self, key: str, observation: Observation, points: np.ndarray) -> None:
-        """After a put from where the last frame was seen: what came nearer than it was
-        (``PUT_CHANGE``) is the object put down (held things are not drawn), so it is believed
-        there rather than at the receptacle's middle, and a click meant for it finds it in an
-        opened microwave or fridge even when no detection shows it."""
-        instance = self.memory.instances.get(key)
-        if instance is None or self.last_view is None or self.last_view[0] != observation.pose:
-            return
-        before = self.last_view[1]
-        if before.shape != observation.depth.shape:
-            return
-        nearer = (observation.depth > 0) & ((before <= 0) | (before - observation.depth > PUT_CHANGE))
-        hits = points[nearer]
-        hits = hits[np.isfinite(hits[:, 0])]
-        if len(hits) < PUT_MIN_PIXELS:
-            return
-        low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
-        instance.position = tuple(float(v) for v in np.median(hits, axis=0))
-        instance.extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
 
     def _weakly_seen_again(self, object_type: str, centre: tuple[float, float, float], pose: Pose) -> bool:
         """Record a weak sighting that confirmed nothing; True once sightings of its type
