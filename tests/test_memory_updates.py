@@ -1,0 +1,90 @@
+"""The object memory's updates from the Follower's own actions (``mapping.memory_updates``):
+picked up, put, opened, toggled, sliced; a refused put names what is held; the pieces a
+slice makes; a click that found nothing on an inferred instance."""
+
+from __future__ import annotations
+
+from contracts.belief import ObjectMemory
+from contracts.planning import ActionOutcome, LowLevelAction
+from mapping.memory_updates import apply_outcome, believe_pieces, believed_container
+
+
+def _scene() -> ObjectMemory:
+    memory = ObjectMemory()
+    memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.1, 0.6), times_seen=1)
+    memory.add("SinkBasin", (0.5, 0.85, 1.0), extent=(0.5, 0.2, 0.4), times_seen=1)
+    memory.add("Faucet", (0.5, 1.1, 1.2), times_seen=1)
+    memory.add("Mug", (-0.5, 0.97, 1.0), extent=(0.1, 0.1, 0.1), times_seen=1)
+    memory.add("Microwave", (1.5, 1.0, 1.0), extent=(0.5, 0.3, 0.4), times_seen=1)
+    memory.add("Apple", (1.5, 1.0, 1.0), extent=(0.08, 0.08, 0.08), times_seen=1, container="Microwave#1")
+    return memory
+
+
+def _do(memory, action, key=None, receptacle=None, success=True):
+    apply_outcome(memory, ActionOutcome(LowLevelAction(action, {"x": 0.5, "y": 0.5}, key, receptacle), success))
+
+
+def test_a_put_refused_for_the_held_type_names_what_is_really_held():
+    memory = _scene()
+    _do(memory, "Pickup", "Mug#1")
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, None, "Microwave#1"), False,
+                                        "Cannot place Mug in Microwave"))
+    assert memory.held == "Mug#1"  # what it believed: the refusal is about the right thing
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, None, "Microwave#1"), False,
+                                        "Receptacle Microwave|1 is closed"))
+    assert memory.held == "Mug#1"
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, None, "Microwave#1"), False,
+                                        "Cannot place CreditCard in Microwave"))
+    held = memory.instances[memory.held]
+    assert held.object_type == "CreditCard" and "Mug#1" not in memory.instances and not memory.of_type("Mug")
+
+
+def test_own_actions_update_the_memory():
+    memory = _scene()
+    mug = memory.instances["Mug#1"]
+    assert believed_container(memory, mug) == "CounterTop#1"
+    _do(memory, "Pickup", "Mug#1", success=False)
+    assert memory.held is None  # a failed action changes nothing
+    _do(memory, "Pickup", "Mug#1")
+    assert memory.held == "Mug#1" and mug.container is None
+    _do(memory, "Place", None, "SinkBasin#1")
+    assert memory.held is None and mug.container == "SinkBasin#1" and mug.position[0] == 0.5
+    _do(memory, "ToggleOn", "Faucet#1")
+    assert mug.states["is_dirty"] is False and memory.instances["Faucet#1"].states["is_toggled"] is True
+    _do(memory, "Open", "Microwave#1")
+    assert memory.instances["Microwave#1"].states["is_open"] is True
+    _do(memory, "Close", "Microwave#1")
+    _do(memory, "ToggleOn", "Microwave#1")
+    assert memory.instances["Apple#1"].states["is_cooked"] is True
+    _do(memory, "SliceObject", "Apple#1")
+    assert memory.instances["Apple#1"].states["is_sliced"] is True
+    _do(memory, "ToggleOff", "Microwave#1")
+    assert memory.instances["Microwave#1"].states["is_toggled"] is False
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Open", {}, "Microwave#1"), False, "Microwave|1 is already open"))
+    assert memory.instances["Microwave#1"].states["is_open"] is True  # the simulator says so
+    # put under the tap while it runs: cleaned as well
+    _do(memory, "Pickup", "Mug#1")
+    mug.states["is_dirty"] = True
+    _do(memory, "Place", None, "SinkBasin#1")
+    assert mug.states["is_dirty"] is False
+
+
+def test_slicing_believes_the_pieces_in_a_row_across_the_whole_until_one_is_seen():
+    memory = ObjectMemory()
+    memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.05, 0.6), times_seen=3)
+    bread = memory.add("Bread", (0.2, 1.0, 1.0), extent=(0.3, 0.12, 0.12), times_seen=2, container="CounterTop#1")
+    _do(memory, "Slice", "Bread#1")
+    assert bread.states["is_sliced"] is True and not memory.of_type("BreadSliced")  # the mapper decides (below)
+    believe_pieces(memory, bread)
+    pieces = memory.of_type("BreadSliced")
+    xs = sorted(p.position[0] for p in pieces)
+    assert len(pieces) == 10 and all(p.states["inferred"] and p.container == "CounterTop#1" for p in pieces)
+    assert xs[0] > 0.05 and xs[-1] < 0.35 and all(p.position[2] == 1.0 for p in pieces)  # along the loaf's long side
+    egg = memory.add("Egg", (0.0, 1.0, 1.2), extent=(0.05, 0.06, 0.05), times_seen=1)
+    believe_pieces(memory, egg)
+    assert len(memory.of_type("EggCracked")) == 1
+    seen = memory.observe("BreadSliced", (0.31, 1.0, 1.0), (0.03, 0.1, 0.1), 0.9, step=5)
+    assert seen.position == (0.31, 1.0, 1.0) and seen.times_seen == 1 and len(memory.of_type("BreadSliced")) == 10
+    _do(memory, "Pickup", pieces[3].key, success=False)  # nothing pickupable where it was believed
+    assert not any("inferred" in p.states for p in pieces)  # now clicked only on a detection
+    assert memory.of_type("EggCracked")[0].states["inferred"] is True  # another slicing's piece
