@@ -10,7 +10,6 @@ import shutil
 import numpy as np
 import pytest
 import torch
-from torchvision.ops import FrozenBatchNorm2d
 
 from contracts.geometry import CameraIntrinsics, Pose
 from contracts.observation import FOLLOWER, ModuleContext, Observation
@@ -85,7 +84,8 @@ def test_training_resumes_from_its_last_checkpoint(tiny_run, tmp_path):
 def test_a_from_scratch_backbone_uses_group_norm_trains_every_block_and_round_trips(tiny_run, tmp_path):
     root, spec, _ = tiny_run
     config = scratch_config(TINY)
-    model = build_model(config)
+    model = build_model(config)  # first: it keeps triton out of a process that rendered
+    from torchvision.ops import FrozenBatchNorm2d
     backbone = model.backbone.body
     assert not any(isinstance(m, FrozenBatchNorm2d) for m in model.modules())
     assert any(isinstance(m, torch.nn.GroupNorm) for m in backbone.modules())
