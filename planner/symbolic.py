@@ -132,7 +132,10 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         state.facts.update((flag, key) for flag in HISTORY_FLAGS if history.has(key, flag))
         # temperature is not in the Belief: heated in the microwave / cooled in the fridge by the Follower
         state.facts.update((fact, key) for flag, fact in (("heated", "hot"), ("cooled", "cold")) if history.has(key, flag))
-        if inst.container is not None and inst.container in memory.instances and key != memory.held:
+        # only what can be picked up lies in a receptacle (AI2-THOR): a coffee machine seen on a
+        # counter is not "in" it, so a mug in the machine is not on the counter
+        if inst.container is not None and inst.container in memory.instances and key != memory.held \
+                and knowledge.has(inst.object_type, "pickupable"):
             state.facts.add(("in", key, inst.container))
     for key in list(state.types):
         if state.types[key] == "Faucet":

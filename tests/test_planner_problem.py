@@ -276,3 +276,15 @@ def test_a_step_whose_plan_was_carried_out_is_done_and_not_bound_afresh():
         current = p.plan(step, scene).steps[0]
         p.skill(current, scene, None)
     assert p.plan(step, scene).status.state == PlannerState.IDLE
+
+
+def test_a_mug_in_the_coffee_machine_on_the_counter_is_not_on_the_counter():
+    """Only pickupable things lie in receptacles (AI2-THOR): "Put the mug on the counter." said
+    of the mug in a coffee machine that stands on the counter is not done yet."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False}),
+                    ("Mug", "Mug", (0.5, 1.1, 1.2), "Machine", {})])
+    state = symbolic_state(scene, History())
+    assert state.holds("in", "Mug", "Machine") and not state.holds("in", "Machine", "Counter")
+    step = Goal(None, (Subgoal("PutObject", "Mug", "CounterTop"),))
+    assert actions(planner().plan(step, scene))[:2] == [("PickupObject", "Mug", None), ("PutObject", "Mug", "Counter")]
