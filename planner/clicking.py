@@ -12,6 +12,7 @@ click meant for the counter).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from contracts.belief import ObjectInstance
@@ -20,6 +21,7 @@ from contracts.perception import Detection
 from planner import knowledge
 
 BELIEVED_MARGIN = 0.05  # metres around a believed box whose surfaces a stand-in detection keeps
+CLICK_PATCH = 0.02  # of the frame's width: a click takes what affords the action within this of its point (TEACh)
 NEAR_MARGIN = 0.1  # of the frame's width: how far from its believed box's screen rectangle a seen instance's detection may be
 
 
@@ -85,6 +87,27 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     rows, cols = np.nonzero(free)
     k = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
+
+
+def uncovered(stand_in: Detection, detections: list[Detection], affordance: str | None) -> Detection | None:
+    """A believed instance's stand-in detection less the pixels of detected things of other
+    types that afford the action, and those within ``CLICK_PATCH`` of them: a click there
+    acts on them (the lettuce seen on top of a tomato believed under it takes the Slice
+    meant for the tomato). None if nothing is left. Not for puts: a counter's mask takes in
+    the plate on it that the detector missed, and a click there puts onto the plate."""
+    if affordance == "receptacle":
+        return stand_in
+    mask = stand_in.mask.copy()
+    radius = int(round(CLICK_PATCH * mask.shape[1]))
+    kernel = np.ones((2 * radius + 1, 2 * radius + 1), np.uint8)
+    for other in detections:
+        if not same_kind(other.object_type, stand_in.object_type) and knowledge.affords(other.object_type, affordance):
+            mask &= ~cv2.dilate(other.mask.astype(np.uint8), kernel).astype(bool)
+    if not mask.any():
+        return None
+    rows, cols = np.nonzero(mask)
+    box = (int(cols.min()), int(rows.min()), int(cols.max()) + 1, int(rows.max()) + 1)
+    return Detection(stand_in.object_type, stand_in.score, box, mask)
 
 
 def screen_rect(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> tuple[float, float, float, float] | None:

@@ -22,7 +22,7 @@ from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
 from planner import knowledge
-from planner.clicking import believed_detection, click_point, find_target
+from planner.clicking import believed_detection, click_point, find_target, uncovered
 from planner.history import ACTION_OPS, History
 from planner.raycast import better_view, free_spot, ray_click
 
@@ -81,9 +81,12 @@ class InteractSkill(Skill):
                     self.reach += 0.25
                     return self.step(observation, belief, detections)
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
+        name = self.queue[0] if self.queue else self.action
         detection = find_target(instance, detections, belief.pose, self.camera)
         if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth)
+            if detection is not None:  # where nothing seen would take the click instead
+                detection = uncovered(detection, detections, AFFORDANCE.get(name))
         if detection is None and self.hold:  # lost it after stepping aside: walk to it again
             self.hold = False
             return self.step(observation, belief, detections)
@@ -97,7 +100,6 @@ class InteractSkill(Skill):
                 return self.step(observation, belief, detections)
             return SkillStep.fail(f"{self.target} is not visible from where it should be: not where believed")
         self.scanning, self.looked = False, set()
-        name = self.queue[0] if self.queue else self.action
         centre = project(instance.position, belief.pose, self.camera)
         affordance = AFFORDANCE.get(name)
         if name == "Place" and self.moves < MAX_MOVES and not knowledge.has(instance.object_type, "openable"):

@@ -9,7 +9,7 @@ from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, kitchen,
 from contracts.language import Subgoal
 from contracts.navigation import NavigationGoal
 from contracts.planning import PlannedSubgoal, SkillState
-from planner.clicking import click_point, find_target
+from planner.clicking import believed_detection, click_point, find_target, uncovered
 from planner.history import History
 from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, InteractSkill, took_effect
 
@@ -145,3 +145,24 @@ def test_a_phantom_whose_every_click_hits_nothing_is_left_out_after_one_skill():
     while result.state == SkillState.RUNNING:
         result = s.step(observation("Open", False, "No object that can be acted on (openable) at (0.50, 0.50)"), scene, dets)
     assert result.state == SkillState.FAILED and s.history.gone("Microwave")
+
+
+def test_a_believed_object_under_a_seen_one_is_not_clicked_through_it():
+    """A tomato put on a plate, believed there but hidden under the lettuce seen on it: a
+    Slice at its believed box would slice the lettuce. Clicks keep off what is seen there and
+    affords the action; a put keeps the whole box (a counter's mask takes in what stands on it)."""
+    scene = belief([("Tomato", "Tomato", (0.0, 1.0, 1.0), None, {"inferred": True})])
+    tomato = scene.memory.instances["Tomato"]
+    stand_in = believed_detection(tomato, scene.pose, CAMERA)
+    x0, y0, x1, y1 = stand_in.box
+    lettuce = detection("Lettuce", (x0 - 5, y0 - 5, x1 + 5, y1 + 5))
+    counter = detection("CounterTop", (0, y0, 100, 100))
+    assert uncovered(stand_in, [lettuce, counter], "sliceable") is None
+    assert uncovered(stand_in, [counter], "sliceable").mask.sum() == stand_in.mask.sum()  # a counter does not slice
+    assert uncovered(stand_in, [lettuce], "receptacle") is stand_in
+    half = detection("Lettuce", (x0 - 5, y0 - 5, (x0 + x1) // 2, y1 + 5))
+    left = uncovered(stand_in, [half], "sliceable")
+    assert left is not None and not (left.mask & half.mask).any() and left.box[0] >= (x0 + x1) // 2
+    s = skill("SliceObject", "Tomato", "Tomato")
+    step = s.step(observation(), scene, [lettuce, counter])
+    assert step.action is None or step.action.action != "Slice"  # no slice through the lettuce
