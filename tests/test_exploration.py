@@ -12,6 +12,7 @@ import pytest
 from contracts.belief import Belief, Cell, GridMap, ObjectMemory
 from contracts.errors import NesyError
 from contracts.geometry import Pose
+from contracts.navigation import NavigationGoal, SearchTarget
 from mapping.exploration import FrontierPriorSearcher
 from mapping.search_prior import PRIOR_PATH, likelihood
 
@@ -67,7 +68,18 @@ def test_a_container_inside_an_opened_one_of_its_type_is_not_opened_again():
     # its opened door is seen 0.3 m off: remembered as a new fridge, within the opened one's box
     closed.memory.add("Fridge", (-0.7, 0.9, 0.1), extent=(0.4, 1.8, 0.1), times_seen=1)
     closed.memory.add("Fridge", (-1.0, 0.9, 0.9), extent=(0.8, 1.8, 0.8), times_seen=1)  # another, next to it
-    assert searcher.next_search(closed, "Apple").goal.instance == "Fridge#4"
+    beside = searcher.next_search(closed, "Apple")
+    assert beside.goal.instance == "Fridge#4"
+    assert not searcher.worth_opening(closed, SearchTarget(NavigationGoal(instance="Fridge#3"), True))
+    searcher.searched(beside)
+    searcher.searched(searcher.next_search(closed, "Apple"))  # the counter
+    # nothing else left: the door-like one is opened after all (it may be a container of its own:
+    # the drawer above an opened one, the other door of a double cabinet), and is worth opening there
+    last = searcher.next_search(closed, "Apple")
+    assert last.goal.instance == "Fridge#3" and last.open_receptacle and "last resort" in last.reason
+    assert searcher.worth_opening(closed, last)
+    searcher.searched(last)
+    assert searcher.next_search(closed, "Apple") is None
 
 
 def test_the_learned_prior_prefers_where_objects_were_and_uniform_does_not():
