@@ -118,6 +118,9 @@ def test_find_and_reach_episodes_run_with_oracle_seg():
     assert result["episodes"] == 4 and result["success_rate"] >= 0.5 and 0 < result["spl"] <= result["success_rate"]
     assert [r["prior"] for r in rows] == ["learned"] * 4 + ["uniform"] * 4  # --per-episode: one row each
     assert sum(r["spl"] for r in rows[:4]) / 4 == pytest.approx(result["spl"], abs=1e-3)
+    shut = [r for r in rows[:4] if r["in_container"]]  # the container split says where SPL goes
+    assert result["container_episodes"] == len(shut)
+    assert result["container_spl"] == pytest.approx(sum(r["spl"] for r in shut) / max(len(shut), 1), abs=1e-3)
 
 
 def test_look_around_turns_only_to_where_the_map_is_unknown():
