@@ -192,7 +192,8 @@ class FrontierPriorSearcher(Searcher):
             where = (instance.position[0], instance.position[2])
             if closed and self._opened_around(belief, instance):
                 reason = f"{instance.object_type}: beside an opened one (last resort)"
-                doors.append((p, where, SearchTarget(NavigationGoal(instance=instance.key), True, reason)))
+                doors.append((p, where, SearchTarget(NavigationGoal(instance=instance.key), open_receptacle=True,
+                                                     reason=reason)))
                 continue
             if not closed and self.viewed.get(instance.key, math.inf) <= self.seen_range:
                 continue  # a surface seen from above this near: what stands on it would have been seen
@@ -202,7 +203,7 @@ class FrontierPriorSearcher(Searcher):
             self._surfaces[instance.key] = (instance.object_type, where)
             reason = f"{instance.object_type}: P({object_type} in {instance.object_type}) = {p:.2f} ({self.prior})"
             target = SearchTarget(NavigationGoal(instance=instance.key), open_receptacle=closed, reason=reason)
-            out.append((p, (instance.position[0], instance.position[2]), target))
+            out.append((p, where, target))
         return out, doors
 
 
