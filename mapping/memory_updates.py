@@ -102,6 +102,7 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
     held.container = receptacle.key
     x, y, z = receptacle.position
     held.position = (x, y + receptacle.extent[1] / 2 + held.extent[1] / 2, z)
+    held.states.pop("seen_from", None)  # seen elsewhere
     if receptacle.object_type in BASINS and any(f.states.get("is_toggled") for f in memory.of_type("Faucet")
                                                 if _nearest([receptacle], f.position, TAP_REACH)):
         _clean([held])  # under a running tap

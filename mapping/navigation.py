@@ -15,7 +15,11 @@ vertical capsule around the agent: docs/simulator.md), facing it (its centre wit
 and ``MARGIN_COST`` more when it is not ``reach_margin`` inside the reach (remembered
 extents are partial); for what lies in a container the Follower opened, ``FRONT_COST`` per
 step from where it stood to open it (its open side: from beside a fridge the door hides what
-is inside). Arrival: when the mapper tells the navigator what the camera sees
+is inside); else, for what the mapper saw (``states["seen_from"]``: where the camera stood
+when it saw it nearest), ``SIGHT_COST`` per 90 degrees the pose's bearing from the instance
+is off that one: what was seen from one side may be hidden from another, so of two about
+equal routes the one towards where it was seen from wins (not for containers: their front
+matters, and one seen askew from afar was then opened from the side). Arrival: when the mapper tells the navigator what the camera sees
 (``in_view``: instance key -> the horizontal distance of its nearest seen point this frame),
 the Follower has arrived as soon as the instance is seen within reach -- wherever it is on
 the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a goal
@@ -48,7 +52,7 @@ from contracts.navigation import (
     Searcher,
 )
 from contracts.observation import Observation
-from mapping.exploration import FrontierPriorSearcher
+from mapping.exploration import CONTAINERS, FrontierPriorSearcher
 from mapping.lattice import AHEAD, HEADINGS, STEP, Lattice
 
 __all__ = ["GridNavigator", "STEP", "_Lattice"]
@@ -58,6 +62,7 @@ HORIZONS = (-30.0, 0.0, 30.0, 60.0)  # TEACh's camera horizons (30-degree looks)
 HALF_VIEW = 40.0  # degrees: a box centre within this of the view's middle is well in view (the FOV is 90)
 MARGIN_COST = 2.0  # extra steps of a goal pose outside the reach margin
 FRONT_COST = 2.0  # extra steps per step a goal pose for what lies in an opened container is from where it was opened
+SIGHT_COST = 2.0  # extra steps per 90 degrees a goal pose looks at an instance from off the side it was seen from
 CENTRE_COST = 3.0  # extra steps per step a centred goal pose is from the middle (ALFRED-L NAV-ONLY, 105 train episodes: 0: 0.62, 1: 0.61, 3: 0.77, 10: 0.74)
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
@@ -110,7 +115,7 @@ class GridNavigator(Navigator):
         for _ in range(max_misses + 1):
             if instance is not None:
                 goals, horizons = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon,
-                                               goal.centred, opened_from(belief, instance))
+                                               goal.centred, opened_from(belief, instance), seen_from(instance))
                 for i, j, h in self.misses.get(goal.instance, ()):
                     if lattice.inside((i, j)):
                         goals[i - lattice.i0, j - lattice.j0, h] = np.inf
@@ -157,7 +162,7 @@ class GridNavigator(Navigator):
         for goal, instance, point in zip(goals, instances, points, strict=True):
             if instance is not None:
                 costs, _ = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon,
-                                        goal.centred, opened_from(belief, instance))
+                                        goal.centred, opened_from(belief, instance), seen_from(instance))
             elif point is not None:
                 costs = lattice.near(point)
             else:
@@ -167,10 +172,12 @@ class GridNavigator(Navigator):
         return out
 
     def _facing(self, lattice: Lattice, position, extent, reach: float, horizon: float,
-                centred: bool = False, front: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                centred: bool = False, front: tuple[float, float] | None = None,
+                sight: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Goal costs (looks needed, plus MARGIN_COST outside the margin, plus with
         ``centred`` the steps from the box's middle, with ``front`` the steps from that
-        point; inf: not a goal) and the horizon to look at it with, per lattice pose."""
+        point, else with ``sight`` SIGHT_COST per 90 degrees off the bearing from the box to
+        that point; inf: not a goal) and the horizon to look at it with, per lattice pose."""
         x, y, z = position
         hx, hz = extent[0] / 2, extent[2] / 2
         px, pz = np.meshgrid(lattice.xs, lattice.zs, indexing="ij")
@@ -183,6 +190,10 @@ class GridNavigator(Navigator):
             extra = extra + CENTRE_COST * np.hypot(px - x, pz - z) / STEP
         if front is not None:
             extra = extra + FRONT_COST * np.hypot(px - front[0], pz - front[1]) / STEP
+        elif sight is not None:
+            seen = math.atan2(sight[0] - x, sight[1] - z)
+            off = np.abs((np.arctan2(px - x, pz - z) - seen + math.pi) % (2 * math.pi) - math.pi)
+            extra = extra + SIGHT_COST * np.degrees(off) / 90.0
         # the horizon nearest the current one that has the box's centre well in view
         elevation = np.degrees(np.arctan2(self.camera_height - y, np.maximum(np.hypot(px - x, pz - z), 1e-6)))
         fits = np.abs(elevation[..., None] - np.array(HORIZONS)) <= HALF_VIEW
@@ -205,6 +216,13 @@ def opened_from(belief: Belief, instance) -> tuple[float, float] | None:
     if container is None or not container.states.get("is_open"):
         return None
     return container.states.get("opened_from")
+
+
+def seen_from(instance) -> tuple[float, float] | None:
+    """Where the camera stood (x, z) when the instance was seen nearest (the mapper's
+    ``states["seen_from"]``; None: never seen, or moved by the Follower since)."""
+    found = instance.states.get("seen_from")
+    return None if found is None or instance.object_type in CONTAINERS else (found[0], found[1])
 
 
 def _lattice_pose(pose) -> tuple[tuple[int, int], int]:

@@ -264,6 +264,8 @@ class SemanticMapper(Mapper):
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
         distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
+        if distance < instance.states.get("seen_from", (0.0, 0.0, np.inf))[2]:  # the side it is seen from (approached from there)
+            instance.states["seen_from"] = (float(camera[0]), float(camera[2]), distance)
 
     def _pieces_unseen(self, outcome: ActionOutcome | None) -> None:
         """After a slice, when this frame shows none of its pieces: believe them

@@ -45,10 +45,12 @@ def test_own_actions_update_the_memory():
     assert believed_container(memory, mug) == "CounterTop#1"
     _do(memory, "Pickup", "Mug#1", success=False)
     assert memory.held is None  # a failed action changes nothing
+    mug.states["seen_from"] = (-0.5, 0.0, 1.0)
     _do(memory, "Pickup", "Mug#1")
     assert memory.held == "Mug#1" and mug.container is None
     _do(memory, "Place", None, "SinkBasin#1")
     assert memory.held is None and mug.container == "SinkBasin#1" and mug.position[0] == 0.5
+    assert "seen_from" not in mug.states  # put elsewhere: not to be approached from where it was seen
     _do(memory, "ToggleOn", "Faucet#1")
     assert mug.states["is_dirty"] is False and memory.instances["Faucet#1"].states["is_toggled"] is True
     _do(memory, "Open", "Microwave#1")

@@ -199,3 +199,34 @@ def test_goal_costs_count_the_turns_and_moves_to_a_pose_that_sees_each_goal():
     assert near_ahead == 4.0  # four moves bring it within 1.5 m, facing it, at the horizon it is seen with
     assert near_behind == near_ahead + 2  # the same, after two turns
     assert point == 4.0
+
+
+def _walk(navigator, belief, goal, limit=40):
+    """Drive the navigator on a map with no surprises (every move succeeds); the pose it stops at."""
+    pose = belief.pose
+    for _ in range(limit):
+        step = navigator.step(Observation(FOLLOWER, pose, False, None, True, ""), replace(belief, pose=pose), goal)
+        if step.state != NavigationState.MOVING:
+            return pose
+        turn = {"Turn Right": 90.0, "Turn Left": -90.0}.get(step.action, 0.0)
+        look = {"Look Down": 30.0, "Look Up": -30.0}.get(step.action, 0.0)
+        ahead = 0.25 if step.action == "Forward" else 0.0
+        rad = np.radians(pose.heading)
+        pose = Pose(pose.x + ahead * np.sin(rad), pose.z + ahead * np.cos(rad), (pose.heading + turn) % 360,
+                    pose.horizon + look)
+    raise AssertionError("the navigator did not finish")
+
+
+def test_an_object_is_approached_from_the_side_it_was_seen_from():
+    grid = GridMap.empty((-3.0, -3.0), (120, 120), 0.05)
+    grid.occupancy[:, :] = Cell.FREE
+    grid.explored[:, :] = True
+    row, col = grid.cell_of(-1.0, 0.8)
+    grid.occupancy[row:row + 10, col:col + 41] = Cell.OBSTACLE  # a wall from x -1 to 1 between the Follower and it
+    ends = {}
+    for side in (-1.5, 1.5):  # seen from its west, from its east
+        memory = ObjectMemory()
+        memory.add("Apple", (0.0, 0.9, 2.5), extent=(0.1, 0.1, 0.1), times_seen=1, states={"seen_from": (side, 2.5, 1.5)})
+        navigator = GridNavigator(camera_height=1.5)
+        ends[side] = _walk(navigator, Belief(grid, memory, Pose(0.0, 0.0, 0.0, 30.0)), NavigationGoal(instance="Apple#1"))
+    assert ends[-1.5].x < 0 < ends[1.5].x  # round the wall either way costs the same: the side it was seen from

@@ -65,6 +65,7 @@ def test_a_detection_becomes_an_instance_with_class_evidence():
     (instance,) = belief.memory.of_type("Painting")
     assert instance.position[2] == pytest.approx(WALL, abs=0.05) and instance.position[0] == pytest.approx(0, abs=0.1)
     assert instance.position[1] > CAMERA.camera_height and instance.confidence == 0.7
+    assert instance.states["seen_from"] == pytest.approx((0.0, 0.0, WALL), abs=0.05)  # where it was seen nearest from
     assert belief.grid.class_evidence("Painting")[belief.grid.cell_of(0.0, WALL + 0.01)] == pytest.approx(0.7)
     again = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [detection])
     assert len(again.memory.of_type("Painting")) == 1 and instance.times_seen == 2
@@ -305,7 +306,7 @@ def test_with_weak_views_a_weak_sighting_seen_again_from_another_pose_makes_an_i
     m.update(observe(Pose(0.0, 0.0, 0.0, 30.0), room_depth()), [Detection("Cup", 0.3, mug.box, mug.mask)])
     assert len(m.memory.of_type("Cup")) == 1  # from a second pose: believed
     m.update(observe(Pose(0.0, 0.0, 0.0, 15.0), room_depth()), [weak])
-    assert len(m.memory.of_type("Mug")) == 1 and not m.memory.of_type("Mug")[0].states
+    assert len(m.memory.of_type("Mug")) == 1 and set(m.memory.of_type("Mug")[0].states) == {"seen_from"}
     never = mapper()  # the default: weak sightings only confirm
     for horizon in (0.0, 15.0, 30.0):
         never.update(observe(Pose(0.0, 0.0, 0.0, horizon), room_depth()), [weak])
