@@ -10,25 +10,26 @@ call plans again, so a failed move or a map that changed reroutes at once.
 
 Goal poses for an instance: lattice points within ``reach`` of the instance's box measured
 horizontally (the simulator's interaction distance, like AI2-THOR's, is the radius of a
-vertical capsule around the agent: docs/simulator.md), facing it (its centre within the 90-degree field of view); each costs the looks
-(30 degrees each) needed to bring the box's centre well inside the vertical field of view,
-and ``MARGIN_COST`` more when it is not ``reach_margin`` inside the reach (remembered
-extents are partial); for what lies in a container the Follower opened, ``FRONT_COST`` per
-step from where it stood to open it (its open side: from beside a fridge the door hides what
-is inside); else, for what the mapper saw (``states["seen_from"]``: where the camera stood
-when it saw it nearest), ``SIGHT_COST`` per 90 degrees the pose's bearing from the instance
-is off that one: what was seen from one side may be hidden from another, so of two about
-equal routes the one towards where it was seen from wins (not for containers: their front
-matters, and one seen askew from afar was then opened from the side). Arrival: when the mapper tells the navigator what the camera sees
-(``in_view``: instance key -> the horizontal distance of its nearest seen point this frame),
-the Follower has arrived as soon as the instance is seen within reach -- wherever it is on
-the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a goal
-pose reached, looked from, and not seeing it is ruled out for that instance and the next
-one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not
-where it was believed to be, or not to be seen from there; counting it as arrived stopped
-the search with nothing in view). Without ``in_view`` (e.g. ``oracle-map``), and for an
-instance believed but never detected (``states["inferred"]``: a faucet behind a sink basin),
-a goal pose with its looks done is arrival.
+vertical capsule around the agent: docs/simulator.md), facing it (its centre within the
+90-degree field of view); each costs the looks (30 degrees each) needed to bring the box's
+centre well inside the vertical field of view, and ``MARGIN_COST`` more when it is not
+``reach_margin`` inside the reach (remembered extents are partial); for what lies in a
+container the Follower opened, ``FRONT_COST`` per step from where it stood to open it (its
+open side: from beside a fridge the door hides what is inside); else, for what the mapper
+saw (``states["seen_from"]``: where the camera stood when it saw it nearest), ``SIGHT_COST``
+per 90 degrees the pose's bearing from the instance is off that one: what was seen from one
+side may be hidden from another, so of two about equal routes the one towards where it was
+seen from wins (not for containers: their front matters, and one seen askew from afar was
+then opened from the side). Arrival: when the mapper tells the navigator what the camera
+sees (``in_view``: instance key -> the horizontal distance of its nearest seen point this
+frame), the Follower has arrived as soon as the instance is seen within reach -- wherever it
+is on the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a
+goal pose reached, looked from, and not seeing it is ruled out for that instance and the
+next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not where it
+was believed to be, or not to be seen from there; counting it as arrived stopped the search
+with nothing in view). Without ``in_view`` (e.g. ``oracle-map``), and for an instance
+believed but never detected (``states["inferred"]``: a faucet behind a sink basin), a goal
+pose with its looks done is arrival.
 
 ``goal_costs(belief, goals)``: the actions from the current pose to each goal (one
 Dijkstra), what the searcher ranks its targets by.
@@ -220,7 +221,7 @@ def opened_from(belief: Belief, instance) -> tuple[float, float] | None:
 
 def seen_from(instance) -> tuple[float, float] | None:
     """Where the camera stood (x, z) when the instance was seen nearest (the mapper's
-    ``states["seen_from"]``; None: never seen, or moved by the Follower since)."""
+    ``states["seen_from"]``; None: never seen, moved by the Follower since, or a container)."""
     found = instance.states.get("seen_from")
     return None if found is None or instance.object_type in CONTAINERS else (found[0], found[1])
 
