@@ -83,7 +83,7 @@ class SemanticMapper(Mapper):
         match_radius: float = 0.4  # sightings of a class closer than this are one instance
         search_prior: str = "learned"  # learned (ALFRED train placements) | uniform
         reach_margin: float = 0.15  # the navigator stops this far inside the reach if it can (seen extents are partial)
-        frontier_value: float = 0.05  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
+        frontier_value: float = 0.02  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
