@@ -60,10 +60,12 @@ class Navigator(ABC):
 @dataclass(frozen=True)
 class SearchTarget:
     """Where to look next for an object: walk to ``goal`` (a frontier point or a receptacle
-    instance) and look around there, or open the receptacle (``open_receptacle``)."""
+    instance) and look around there, open the receptacle (``open_receptacle``), or look
+    into a container opened already from the pose the goal leads to (``look_inside``)."""
 
     goal: NavigationGoal
     open_receptacle: bool = False
+    look_inside: bool = False
     reason: str = ""  # e.g. "frontier" or "Fridge: P(Apple in Fridge) = 0.31"
 
 

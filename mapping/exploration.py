@@ -24,6 +24,12 @@ else is left: then it is proposed after all (a "last resort"), since it may be a
 of its own (the drawer above an opened one, whose box grew when it was pulled out; the
 other door of a double cabinet). On 104 train episodes of ``nesy bench nav`` the last
 resort turned one failure into a success (0.904 -> 0.913, SPL 0.581 either way).
+When even those are done, the final resort: each opened container once more, as a goal
+close in front of its middle (``SearchTarget.look_inside``), since what lies in one
+opened askew, from afar or at the frame's edge was never in view (a candle in a drawer
+opened from 1.2 m at the frame's left edge). It only runs where the search would have
+given up: on two sets of 208 train episodes success 0.947 -> 0.957 and 0.947 -> 0.952,
+SPL unchanged (0.625, 0.610).
 
 ``look_around`` says which quarter turns are worth making where the Follower stands: the
 headings whose view (a 90-degree cone out to ``look_range``) still holds at least
@@ -77,6 +83,7 @@ class FrontierPriorSearcher(Searcher):
         self.done_surfaces: list[tuple[str, tuple[float, float]]] = []  # (type, (x, z)) of searched surfaces
         self._surfaces: dict[str, tuple[str, tuple[float, float]]] = {}  # proposed receptacles by key
         self.last_resort: set[str] = set()  # closed containers proposed although an opened one's door may be them
+        self.looked_inside: set[str] = set()  # opened containers proposed to look into (the final resort)
 
     def next_search(self, belief: Belief, object_type: str) -> SearchTarget | None:
         here = (belief.pose.x, belief.pose.z)
@@ -85,6 +92,8 @@ class FrontierPriorSearcher(Searcher):
         if not candidates:  # the last resort: containers taken for the door of one opened already
             candidates = doors
             self.last_resort.update(target.goal.instance for _, _, target in doors)
+        if not candidates:  # the final resort: look into the opened containers from close in front
+            candidates = self._opened_containers(belief, object_type)
         if self.cost_of is not None and candidates:
             costs = self.cost_of(belief, [target.goal for _, _, target in candidates])
             scored = [(value / (1 + cost / self.step_scale) if math.isfinite(cost) else 0.0, k, target)
@@ -101,6 +110,8 @@ class FrontierPriorSearcher(Searcher):
             self.done_keys.add(target.goal.instance)
             if target.open_receptacle:
                 self.opened.append(target.goal.instance)
+            if target.look_inside:
+                self.looked_inside.add(target.goal.instance)
             if target.goal.instance in self._surfaces and not target.open_receptacle:
                 self.done_surfaces.append(self._surfaces[target.goal.instance])
 
@@ -154,6 +165,20 @@ class FrontierPriorSearcher(Searcher):
             if any(math.dist(point, done) < self.done_radius for done in self.done_points):
                 continue
             out.append((self.frontier_value, point, SearchTarget(NavigationGoal(point=point), reason="frontier")))
+        return out
+
+    def _opened_containers(self, belief: Belief, object_type: str) -> list[Candidate]:
+        """Opened containers not looked into yet, each a goal close in front of its middle
+        (``centred``): what lies inside one opened askew, from afar or at the frame's edge
+        was never in view."""
+        out = []
+        for instance in belief.memory.instances.values():
+            if (instance.object_type in CONTAINERS and instance.states.get("is_open") is True
+                    and instance.key not in self.looked_inside and instance.times_seen > 0):
+                p = likelihood(object_type, instance.object_type, self.prior)
+                target = SearchTarget(NavigationGoal(instance=instance.key, centred=True), look_inside=True,
+                                      reason=f"{instance.object_type}: opened, looked into (final resort)")
+                out.append((p, (instance.position[0], instance.position[2]), target))
         return out
 
     def worth_opening(self, belief: Belief, target: SearchTarget) -> bool:

@@ -262,7 +262,7 @@ class SearchSkill(Skill):
                 return SkillStep.act(LowLevelAction("Open", {"x": x, "y": y}, receptacle.key))
         if self.arrived and self.opening and (look := self._look_into(belief)) is not None:
             return look
-        if self.arrived and self.turns < 4 and not self.current.open_receptacle:
+        if self.arrived and self.turns < 4 and not (self.current.open_receptacle or self.current.look_inside):
             self.turns += 1  # look around where the search led: a full turn
             return SkillStep.act(LowLevelAction("Turn Right"))
         return self._next(observation, belief, detections)

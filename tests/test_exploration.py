@@ -82,6 +82,24 @@ def test_a_container_inside_an_opened_one_of_its_type_is_not_opened_again():
     assert searcher.next_search(closed, "Apple") is None
 
 
+def test_when_nothing_is_left_each_opened_container_is_looked_into_once_from_close_in_front():
+    searcher = FrontierPriorSearcher("learned")
+    closed = _belief(slice(0, 40))
+    closed.grid.occupancy[:] = Cell.FREE  # no frontier
+    closed.grid.occupancy[[0, -1], :] = Cell.OBSTACLE
+    closed.grid.occupancy[:, [0, -1]] = Cell.OBSTACLE
+    fridge = searcher.next_search(closed, "Apple")
+    assert fridge.goal.instance == "Fridge#1" and fridge.open_receptacle
+    searcher.searched(fridge)
+    closed.memory.instances["Fridge#1"].states["is_open"] = True  # the mapper saw the Open succeed
+    searcher.searched(searcher.next_search(closed, "Apple"))  # the counter
+    again = searcher.next_search(closed, "Apple")
+    assert again.goal.instance == "Fridge#1" and again.look_inside and again.goal.centred
+    assert not again.open_receptacle and "final resort" in again.reason
+    searcher.searched(again)
+    assert searcher.next_search(closed, "Apple") is None
+
+
 def test_the_learned_prior_prefers_where_objects_were_and_uniform_does_not():
     assert likelihood("Apple", "Fridge") > likelihood("Apple", "Toilet")
     assert likelihood("Knife", "Drawer") > likelihood("Knife", "Bathtub")
