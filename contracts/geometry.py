@@ -41,6 +41,25 @@ def sector(pose: Pose, position: Sequence[float]) -> str:
     return SECTORS[round(bearing(pose, position) / 90.0) % 4]
 
 
+LANDMARK_AXIS = 0.3  # metres: a point closer than this to a landmark's axis is neither left nor right of it
+
+
+def landmark_side(landmark: Sequence[float], front: Sequence[float], point: Sequence[float]) -> str | None:
+    """Where a point (x, z) is from a landmark (x, z) seen by a viewer facing it along
+    ``front`` (a horizontal direction, x and z), as people say it: "left", "right",
+    "behind" (beyond it), or None when it is unclear (near the axis, or in front of it)."""
+    norm = math.hypot(front[0], front[1]) or 1.0
+    fx, fz = front[0] / norm, front[1] / norm
+    rx, rz = fz, -fx  # AI2-THOR is left-handed, y up: facing +z, right is +x
+    dx, dz = point[0] - landmark[0], point[1] - landmark[1]
+    lateral, depth = dx * rx + dz * rz, dx * fx + dz * fz
+    if abs(lateral) >= LANDMARK_AXIS and abs(lateral) >= abs(depth):
+        return "right" if lateral > 0 else "left"
+    if depth >= LANDMARK_AXIS and depth > abs(lateral):
+        return "behind"
+    return None
+
+
 @dataclass(frozen=True)
 class CameraIntrinsics:
     """The egocentric camera: frame size, vertical field of view and height above the floor."""

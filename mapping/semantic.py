@@ -150,7 +150,7 @@ class SemanticMapper(Mapper):
                 self.in_view.pop(key, None)
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
-        self.hints.resolve(self.memory)
+        self.hints.resolve(self.memory, self.grid)
         self.faucets.update(self.memory, self.in_view, observation.pose, self.grid, self.context.camera)  # behind basins: the detector misses them
         return Belief(self.grid, self.memory, observation.pose, self.step)
 

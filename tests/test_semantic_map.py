@@ -213,6 +213,20 @@ def test_a_hint_from_the_followers_side_picks_the_place_on_that_side_as_it_stood
     assert plate.container == "Cabinet#1"  # turned around: its right is the other side
 
 
+def test_a_hint_from_a_landmark_picks_the_place_on_that_side_seen_from_the_landmarks_front():
+    for side, wanted in (("left", "Cabinet#1"), ("right", "Cabinet#2")):
+        m = mapper()
+        m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), room_depth()), [])  # the floor up to a wall 3 m ahead
+        m.memory.add("Cabinet", (-1.0, 0.5, 3.1), times_seen=1)  # left of the stove, seen from the room
+        m.memory.add("Cabinet", (0.6, 0.5, 3.1), times_seen=1)  # right of it, and nearer
+        m.memory.add("StoveBurner", (-0.1, 0.9, 3.1), times_seen=1)
+        m.memory.add("StoveBurner", (0.1, 0.9, 3.1), times_seen=1)  # the burners are one landmark
+        here = Pose(1.0, 0.0, 270.0, 0.0)  # facing -x: its own right is the stove's left, which must not matter
+        belief = m.update(observe(here), [], hints=[LocationHint("Plate", "in", "Cabinet", side, "StoveBurner")])
+        (plate,) = belief.memory.of_type("Plate")
+        assert plate.container == wanted, side
+
+
 def test_a_hint_about_an_instance_seen_there_makes_no_unseen_twin():
     m = mapper()
     m.memory.add("SinkBasin", (0.5, 0.85, 1.0), extent=(0.5, 0.2, 0.4), times_seen=1)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+from contracts.geometry import landmark_side
 from contracts.language import LocationHint
 from dialogue import lexicon as lx
 from simulator.geometry import heading_vector
@@ -34,7 +35,6 @@ INSIDE = {"Fridge", "SinkBasin", "Microwave", "Cabinet", "Drawer", "GarbageCan",
           "Cup", "Safe", "BathtubBasin", "CoffeeMachine", "Toaster", "Pan", "LaundryHamper"}
 SPEAKABLE_ALIASES = {"Sink": "SinkBasin", "Bathtub": "BathtubBasin"}
 LANDMARK_RANGE = 3.0  # metres: farther landmarks do not help
-MIN_OFFSET = 0.3  # metres: closer than this to a landmark's axis is neither left nor right of it
 
 
 def speakable(object_type: str) -> str | None:
@@ -72,19 +72,11 @@ def landmark_direction(world: World, point: tuple[float, float], landmark_id: st
     fixed = world.scene.fixed_objects.get(landmark_id)
     pose = fixed.interaction_pose if fixed is not None else None
     if pose is not None:
-        fx, fz = heading_vector(pose[2])
+        front = heading_vector(pose[2])
     else:  # no recorded front: as seen from the Follower
         agent = world.agents[FOLLOWER]
-        norm = math.hypot(lx_ - agent.x, lz - agent.z) or 1.0
-        fx, fz = (lx_ - agent.x) / norm, (lz - agent.z) / norm
-    rx, rz = fz, -fx
-    dx, dz = point[0] - lx_, point[1] - lz
-    lateral, depth = dx * rx + dz * rz, dx * fx + dz * fz
-    if abs(lateral) >= MIN_OFFSET and abs(lateral) >= abs(depth):
-        return "right" if lateral > 0 else "left"
-    if depth >= MIN_OFFSET and depth > abs(lateral):
-        return "behind"
-    return None
+        front = (lx_ - agent.x, lz - agent.z)
+    return landmark_side((lx_, lz), front, point)
 
 
 def _instances(world: World, object_type: str) -> int:
