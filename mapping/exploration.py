@@ -112,7 +112,7 @@ class FrontierPriorSearcher(Searcher):
                 self.opened.append(target.goal.instance)
             if target.look_inside:
                 self.looked_inside.add(target.goal.instance)
-            if target.goal.instance in self._surfaces and not target.open_receptacle:
+            if target.goal.instance in self._surfaces and not (target.open_receptacle or target.look_inside):
                 self.done_surfaces.append(self._surfaces[target.goal.instance])
 
     def look_around(self, belief: Belief) -> list[str]:
