@@ -14,7 +14,9 @@ Follower should speak instead, and what to ask.
   the one on the counter?"); the answer picks the instance (``Goal.preferred``);
 - not found: the planner has searched for the next step's object for ``explore_budget``
   Follower steps: "Where is the knife?"; if it is still not found after another budget,
-  "Which way is the knife?" (answered relative to the Follower);
+  "Which way is the knife?" (answered relative to the Follower), at most
+  ``direction_questions`` times per object: an answer it could not act on is mostly
+  the same answer again, and each one restarts the search it interrupts;
 - idle, nothing left to do: it reports the step it finished last and asks for the next
   one, as TEACh's Followers do ("I rinsed the mug. What should I do next?").
 
@@ -63,6 +65,7 @@ class RuleParams:
     idle: bool = True  # no goal, or nothing left: "(I rinsed the mug.) What should I do next?"
     max_questions: int = _at_least(10, 0)  # questions per episode
     explore_budget: int = _at_least(10, 0)  # Follower steps of searching for an object before asking
+    direction_questions: int = _at_least(2, 0)  # "Which way is the X?" per object, after "Where is it?"
     stuck_failures: int = _at_least(2, 1)  # consecutive failures of one subgoal before asking for help
     max_candidates: int = _at_least(3, 2)  # candidates a reference question names
 
@@ -73,7 +76,7 @@ class RuleDialogueManager(DialogueManager):
 
     def __init__(self, params: RuleParams | None = None) -> None:
         self.params = params or self.Params()
-        for name in ("max_questions", "explore_budget", "stuck_failures", "max_candidates"):
+        for name in ("max_questions", "explore_budget", "direction_questions", "stuck_failures", "max_candidates"):
             low = type(self.params).__dataclass_fields__[name].metadata["range"][0]
             if getattr(self.params, name) < low:
                 raise NesyError(f"dialogue_manager {getattr(type(self), 'registered_name', 'rules')}: params.{name} must be at least "
@@ -84,6 +87,7 @@ class RuleDialogueManager(DialogueManager):
         self.asked: dict[Question, tuple[int, int]] = {}  # question -> (utterances heard, step) when last asked
         self.helped: dict[object, int] = {}  # failing subgoal -> help questions asked about it
         self.search: tuple[str, int] | None = None  # (object type, step its search (re)started)
+        self.directions: dict[str, int] = {}  # object type -> "Which way is it?" questions asked
 
     # ------------------------------------------------------------------ deciding
     def next_question(self, state: DialogueState) -> Question | None:
@@ -120,6 +124,8 @@ class RuleDialogueManager(DialogueManager):
         self.asked[question] = (state.heard, state.step)
         if question.kind in (QuestionKind.WHERE, QuestionKind.DIRECTION) and self.search is not None:
             self.search = (self.search[0], state.step)  # another budget before asking about it again
+        if question.kind == QuestionKind.DIRECTION:
+            self.directions[question.target] = self.directions.get(question.target, 0) + 1
         if question.kind == QuestionKind.HELP and question.report is not None:
             self.helped[question.report] = self.helped.get(question.report, 0) + 1
 
@@ -190,7 +196,11 @@ class RuleDialogueManager(DialogueManager):
         if state.step - since < self.params.explore_budget:
             return None
         where = Question(QuestionKind.WHERE, target)
-        return where if where not in self.asked else Question(QuestionKind.DIRECTION, target)
+        if where not in self.asked:
+            return where
+        if self.directions.get(target, 0) >= self.params.direction_questions:
+            return None
+        return Question(QuestionKind.DIRECTION, target)
 
     def _idle(self, state: DialogueState) -> Question | None:
         if not self.params.idle or state.goal.empty or state.status.state != PlannerState.IDLE:

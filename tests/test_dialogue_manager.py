@@ -13,6 +13,7 @@ from agent.config import ConfigError
 from agent.settings import ModuleConfig, build_module
 from contracts.belief import Belief, GridMap, ObjectMemory
 from contracts.dialogue import DialogueState, Question
+from contracts.errors import NesyError
 from contracts.geometry import CameraIntrinsics, Pose
 from contracts.language import Act, LocationHint, QuestionKind, Subgoal, TaskSpec
 from contracts.observation import ModuleContext
@@ -167,6 +168,21 @@ def test_not_found_asks_where_after_the_exploration_budget_then_which_way(parser
     assert said(way, parser).intents[0].question == QuestionKind.DIRECTION
     assert manager(not_found=False).next_question(state(status=searching, steps=search, step=50)) is None
     assert manager().next_question(state(status=ACTING, steps=[PlannedSubgoal(PICKUP, "Mug#1")], step=50)) is None
+
+
+def test_which_way_is_asked_at_most_direction_questions_times_per_object():
+    search = [PlannedSubgoal(Subgoal("PickupObject", "Knife"))]
+    searching = PlannerStatus(PlannerState.SEARCHING, "Knife")
+    for cap in (0, 1, 3):
+        m = manager(explore_budget=10, direction_questions=cap)
+        assert m.next_question(state(status=searching, steps=search, step=0)) is None  # the search starts
+        kinds = []
+        for k in range(1, 10):  # an answer and a budget of steps between each
+            question = m.next_question(state(status=searching, steps=search, step=10 * k, heard=k - 1))
+            kinds.append(question.kind if question else None)
+        assert kinds == [QuestionKind.WHERE] + [QuestionKind.DIRECTION] * cap + [None] * (8 - cap), cap
+    with pytest.raises(NesyError, match="direction_questions must be at least 0"):
+        manager(direction_questions=-1)
 
 
 def test_idle_reports_the_finished_step_and_asks_what_next(parser):
