@@ -56,12 +56,18 @@ def test_with_no_frontier_left_receptacles_come_by_the_prior_then_nothing():
     assert searcher.next_search(closed, "Apple") is None
 
 
+def _walled_belief() -> Belief:
+    """The room of ``_belief`` all explored: free floor inside walls, no frontier."""
+    belief = _belief(slice(0, 40))
+    belief.grid.occupancy[:] = Cell.FREE
+    belief.grid.occupancy[[0, -1], :] = Cell.OBSTACLE
+    belief.grid.occupancy[:, [0, -1]] = Cell.OBSTACLE
+    return belief
+
+
 def test_a_container_inside_an_opened_one_of_its_type_is_not_opened_again():
     searcher = FrontierPriorSearcher("learned")
-    closed = _belief(slice(0, 40))
-    closed.grid.occupancy[:] = Cell.FREE  # no frontier
-    closed.grid.occupancy[[0, -1], :] = Cell.OBSTACLE
-    closed.grid.occupancy[:, [0, -1]] = Cell.OBSTACLE
+    closed = _walled_belief()
     fridge = searcher.next_search(closed, "Apple")
     assert fridge.goal.instance == "Fridge#1"
     searcher.searched(fridge)
@@ -84,10 +90,7 @@ def test_a_container_inside_an_opened_one_of_its_type_is_not_opened_again():
 
 def test_when_nothing_is_left_each_opened_container_is_looked_into_once_from_close_in_front():
     searcher = FrontierPriorSearcher("learned")
-    closed = _belief(slice(0, 40))
-    closed.grid.occupancy[:] = Cell.FREE  # no frontier
-    closed.grid.occupancy[[0, -1], :] = Cell.OBSTACLE
-    closed.grid.occupancy[:, [0, -1]] = Cell.OBSTACLE
+    closed = _walled_belief()
     fridge = searcher.next_search(closed, "Apple")
     assert fridge.goal.instance == "Fridge#1" and fridge.open_receptacle
     searcher.searched(fridge)
