@@ -20,6 +20,7 @@ import json
 from collections import Counter, defaultdict
 
 from mapping.exploration import CONTAINERS
+from mapping.prior_build import count_world
 from mapping.search_prior import PRIOR_PATH
 from simulator.episodes.splits import split_floor_plans
 from simulator.spawn import random_start
@@ -30,10 +31,7 @@ def ours(seeds: int) -> dict[str, Counter]:
     counts: dict[str, Counter] = defaultdict(Counter)
     for plan in split_floor_plans("train"):
         for seed in range(seeds):
-            world = build_world(random_start(plan, seed))
-            for obj in world.objects.values():
-                if obj.pickupable and obj.parent in world.objects:
-                    counts[obj.object_type][world.objects[obj.parent].object_type] += 1
+            count_world(build_world(random_start(plan, seed)), counts)
     return counts
 
 
@@ -45,7 +43,7 @@ def contained(row: dict[str, int]) -> tuple[int, int]:
 def compare(seeds: int, top: int) -> dict:
     alfred = json.loads(PRIOR_PATH.read_text())["counts"]
     sim = ours(seeds)
-    totals = {name: [sum(v) for v in zip(*(contained(r) for r in table.values()))]
+    totals = {name: contained(sum((Counter(row) for row in table.values()), Counter()))
               for name, table in (("alfred", alfred), ("random_start", sim))}
     rows = []
     for kind in sorted(set(sim) & set(alfred)):

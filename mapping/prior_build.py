@@ -23,6 +23,7 @@ from simulator.alfred.trajectories import load_trajectories
 from simulator.episodes.alfred import dev_split
 from simulator.scenes import UnsupportedSceneError
 from simulator.start_state import build_world
+from simulator.world import World
 
 
 def count_placements(path: Path) -> tuple[dict[str, Counter], int]:
@@ -36,10 +37,15 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], int]:
         except UnsupportedSceneError:
             continue
         used += 1
-        for obj in world.objects.values():
-            if obj.pickupable and obj.parent in world.objects:
-                counts[obj.object_type][world.objects[obj.parent].object_type] += 1
+        count_world(world, counts)
     return counts, used
+
+
+def count_world(world: World, counts: dict[str, Counter]) -> None:
+    """Adds each pickupable object's receptacle type in one world to ``counts``."""
+    for obj in world.objects.values():
+        if obj.pickupable and obj.parent in world.objects:
+            counts[obj.object_type][world.objects[obj.parent].object_type] += 1
 
 
 def main(argv: list[str] | None = None) -> int:
