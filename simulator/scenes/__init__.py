@@ -161,12 +161,21 @@ def _load(key: str) -> Scene:
             "supported (see simulator.scenes.supported_scenes())"
         )
     from simulator.calibration.table import fixed_box, fixed_levels
+    from simulator.scenes.twins import spread_twins
 
+    objects = raw["fixed_objects"]
+    # the box fitted to AI2-THOR's masks (docs/calibration.md), else the builder's, with the
+    # two doors of a double-door cabinet side by side; the navigable grid stays the one
+    # built from the builder's footprints
+    boxes = spread_twins(
+        {oid: tuple(map(list, fixed_box(key, oid) or _with_type_top(o))) for oid, o in objects.items()},
+        {oid: o["type"] for oid, o in objects.items()},
+        {oid: tuple(float(v) for v in oid.split("|")[1:4]) for oid in objects},
+        {oid: o["interaction_pose"] for oid, o in objects.items()},
+    )
     fixed = {}
-    for oid, o in raw["fixed_objects"].items():
-        # the box fitted to AI2-THOR's masks (docs/calibration.md), else the builder's; the
-        # navigable grid stays the one built from the builder's footprints
-        position, size = fixed_box(key, oid) or _with_type_top(o)
+    for oid, o in objects.items():
+        position, size = boxes[oid]
         fixed[oid] = FixedObject(
             object_id=oid, object_type=o["type"],
             position=(float(position[0]), float(position[1]), float(position[2])),
