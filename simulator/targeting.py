@@ -29,6 +29,7 @@ from simulator.world import World
 
 if TYPE_CHECKING:  # pragma: no cover
     from simulator.render.types import Frames
+    from simulator.scenes import FixedObject
 
 ID_TOLERANCE = 0.015
 # types the floor-plan data lacks and the scene builder synthesizes (docs/scenes.md): an id
@@ -88,13 +89,13 @@ class Target:
             hx, hz = gaze(surface)
             return max(abs(hx - cx) - sx / 2, 0.0) + max(abs(hz - cz) - sz / 2, 0.0)
 
-        if not encloses(recep):  # on its top, or on a sofa's or armchair's seat
+        if not encloses(recep):  # on its top, a sofa's or armchair's seat, a garbage can's bottom
             surface = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy
         elif recep.levels:
             surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
         else:
             surface = cy - sy / 2 + INNER_FLOOR
-        hx, hz = _inside(recep, camera, surface, item.size) if encloses(recep) else gaze(surface)
+        hx, hz = inside_spot(recep, camera, surface, item.size) if encloses(recep) else gaze(surface)
         mx = max(sx / 2 - item.size[0] / 2, 0.0)
         mz = max(sz / 2 - item.size[2] / 2, 0.0)
         x = float(np.clip(hx, cx - mx, cx + mx))
@@ -102,13 +103,17 @@ class Target:
         return (round(x, 4), round(surface + item.size[1] / 2, 4), round(z, 4))
 
 
-def _inside(recep: SimObject, camera, surface: float, item_size) -> tuple[float, float]:
-    """Where a put into an enclosing receptacle lands: AI2-THOR puts it on a free spot,
-    not where the agent looks. Fitted on train masks (docs/calibration.md): across the
-    front, in line with the agent (AI2-THOR takes the spawn point nearest the agent), as far
-    as the object fits inside the walls; in depth at the centre, or nearer the open front
-    just enough that the shelf above (or the receptacle's top) does not hide the object's
-    top from the agent: the expert saw what it took out again from where it put it in."""
+def inside_spot(recep: SimObject | FixedObject, camera, surface: float, item_size,
+                at: tuple[float, float] | None = None) -> tuple[float, float]:
+    """(x, z) where a thing lands in an enclosing receptacle, on the shelf at ``surface``,
+    with the agent's eye at ``camera`` (x, y, z): AI2-THOR puts it on a free spot, not where
+    the agent looks. Fitted on train masks (docs/calibration.md): across the front where
+    the point ``at`` (x, z) is (None: in line with the agent, as AI2-THOR takes the spawn
+    point nearest the agent), as far as the object fits inside the walls; in depth at the centre, or nearer
+    the open front just enough that the agent sees it: below the eye, that the shelf above
+    (or the receptacle's top) does not hide its top (the expert saw what it took out again
+    from where it put it in); above the eye (a wall cabinet, a microwave over the stove),
+    that the shelf's front edge does not hide its front face."""
     (cx, _, cz), (sx, _, sz) = recep.position, recep.size
     height = item_size[1]
     dx, dz = camera.x - cx, camera.z - cz
@@ -126,12 +131,19 @@ def _inside(recep: SimObject, camera, surface: float, item_size) -> tuple[float,
         # within run * (ceiling - top) / (eye height - ceiling) of the front, inside
         reach = run * (ceiling - top) / (camera.y - ceiling)
         depth = max(0.0, min(half, half - reach))
-    # across the front: in line with the agent, as far as the object fits inside the walls
+    elif surface > camera.y:
+        # from below, the ray eye -> the front face's top clears the shelf's front edge if
+        # the face lies within run * height / (shelf height - eye height) of the front
+        reach = run * height / (surface - camera.y)
+        fits = max(half - (item_size[0] if axis == 0 else item_size[2]) / 2 - INNER_FLOOR, 0.0)
+        depth = max(0.0, min(fits, half - reach))
+    # across the front: as far as the object fits inside the walls
+    ax, az = (camera.x, camera.z) if at is None else at
     if axis == 0:
         room = max(sz / 2 - item_size[2] / 2 - INNER_FLOOR, 0.0)
-        return cx + sign * depth, float(np.clip(camera.z, cz - room, cz + room))
+        return cx + sign * depth, float(np.clip(az, cz - room, cz + room))
     room = max(sx / 2 - item_size[0] / 2 - INNER_FLOOR, 0.0)
-    return float(np.clip(camera.x, cx - room, cx + room)), cz + sign * depth
+    return float(np.clip(ax, cx - room, cx + room)), cz + sign * depth
 
 
 def affords(obj: SimObject, affordance: str | None) -> bool:

@@ -84,15 +84,15 @@ def test_a_put_into_a_fridge_lands_on_the_shelf_the_agent_looks_at(levels):
 
 def test_a_put_deep_under_a_shelf_comes_forward_until_the_agent_can_see_its_top():
     from simulator.objects import SimObject
-    from simulator.targeting import _inside
+    from simulator.targeting import inside_spot
 
     class Eye:  # the agent 0.25 m in front of a fridge (its front plane at z = -0.35)
         x, y, z = 0.0, 1.576, -0.6
 
     fridge = SimObject("Fridge|+00.00|+00.00|+00.00", "Fridge", (0.0, 0.9, 0.0), (0.7, 1.8, 0.7), fixed=True)
-    assert _inside(fridge, Eye, 1.6, (0.1, 0.1, 0.1)) == pytest.approx((0.0, 0.0))  # above nothing: the centre
+    assert inside_spot(fridge, Eye, 1.6, (0.1, 0.1, 0.1)) == pytest.approx((0.0, 0.0))  # above nothing: the centre
     fridge.levels = (0.5, 0.9)
-    x, z = _inside(fridge, Eye, 0.5, (0.1, 0.1, 0.1))
+    x, z = inside_spot(fridge, Eye, 0.5, (0.1, 0.1, 0.1))
     assert x == 0.0 and -0.35 <= z < 0.0  # came forward
     ray_at_front = Eye.y + (0.6 - Eye.y) * (Eye.z - -0.35) / (Eye.z - z)  # ray eye -> top, at the front plane
     assert ray_at_front == pytest.approx(0.9 - 0.01, abs=1e-6)
@@ -138,16 +138,16 @@ def test_what_lies_in_a_sink_basin_above_a_cabinet_is_not_a_shelf_of_the_cabinet
 
 def test_a_put_into_an_enclosure_lands_across_its_front_in_line_with_the_agent():
     from simulator.objects import SimObject
-    from simulator.targeting import _inside
+    from simulator.targeting import inside_spot
 
     class Eye:  # the agent in front of a fridge (front plane z = -0.35), 0.2 m to the right
         x, y, z = 0.2, 1.576, -0.9
 
     fridge = SimObject("Fridge|+00.00|+00.00|+00.00", "Fridge", (0.0, 0.9, 0.0), (0.7, 1.8, 0.7), fixed=True)
-    x, z = _inside(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
+    x, z = inside_spot(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
     assert (x, z) == pytest.approx((0.2, 0.0))  # in line with the agent, at the centre in depth
     Eye.x = 0.5  # further right than the walls: as far as it fits inside them
-    x, _ = _inside(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
+    x, _ = inside_spot(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
     assert x == pytest.approx(0.35 - 0.05 - INNER_FLOOR)
 
 
@@ -194,3 +194,59 @@ def test_a_microwave_gets_its_plate_where_things_rest_in_it_and_draws_it_when_op
     assert fixed["FloorPlanX"][microwave]["levels"] == pytest.approx([0.99], abs=2e-3)
     drawn = RenderObject(microwave, "Microwave", (0.0, 1.05, 0.0), (0.5, 0.3, 0.4), is_open=True, levels=(0.99,))
     assert 0.99 in _box_tops(object_rows(drawn, (-3.0, 3.0, -3.0, 3.0)))
+
+
+def test_a_wall_hung_shelf_without_recorded_contents_gets_its_groups_fitted_height(monkeypatch):
+    from simulator.calibration.supports import level_group, type_levels
+
+    built, fixed = {}, {"FloorPlanX": {}}
+    for i, above in enumerate((0.06, 0.07, 0.08, 0.07, 0.065)):  # wall cabinets: bottom at 1.9
+        oid = f"Cabinet|+0{i}.00|+02.15|+00.00"
+        built[oid] = {"type": "Cabinet", "position": [float(i), 2.15, 0.0], "size": [0.5, 0.5, 0.4]}
+        fixed["FloorPlanX"][oid] = {"levels": [1.9 + above]}
+    for i in range(3):  # too few base cabinets for a group of their own
+        oid = f"Cabinet|+0{i}.00|+00.40|+03.00"
+        built[oid] = {"type": "Cabinet", "position": [float(i), 0.4, 3.0], "size": [0.5, 0.5, 0.4]}
+        fixed["FloorPlanX"][oid] = {"levels": [0.15]}
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: built)
+    levels = type_levels(fixed)
+    assert set(levels) == {"Cabinet (wall)"} and levels["Cabinet (wall)"]["above_bottom"] == pytest.approx(0.07)
+    assert level_group("Cabinet", 1.9) == "Cabinet (wall)" and level_group("Cabinet", 0.15) == "Cabinet"
+
+    from simulator.scenes import load_scene  # the shipped fit, in a floor plan with no data
+
+    microwave = load_scene("FloorPlan10").fixed_objects["Microwave|+01.04|+01.68|-01.30"]
+    bottom = microwave.position[1] - microwave.size[1] / 2
+    assert len(microwave.levels) == 1 and 0.05 < microwave.levels[0] - bottom < 0.12  # on its plate
+
+
+def test_a_put_onto_a_shelf_above_the_eye_comes_forward_until_its_front_face_shows():
+    from simulator.objects import SimObject
+    from simulator.targeting import inside_spot
+
+    class Eye:  # the agent 0.6 m in front of a wall cabinet (its front plane at z = -0.2)
+        x, y, z = 0.0, 1.576, -0.8
+
+    cabinet = SimObject("Cabinet|+00.00|+02.15|+00.00", "Cabinet", (0.0, 2.15, 0.0), (0.5, 0.5, 0.4), fixed=True)
+    height, shelf = 0.1, 1.97
+    _, z = inside_spot(cabinet, Eye, shelf, (0.1, height, 0.1))
+    front_face = z - 0.05
+    assert -0.2 <= front_face < 0.0  # came forward from the centre, still inside
+    ray_at_front = Eye.y + (shelf + height - Eye.y) * (Eye.z - -0.2) / (Eye.z - front_face)
+    assert ray_at_front >= shelf - 1e-6  # the ray to the face's top clears the shelf's front edge
+    _, z_low = inside_spot(cabinet, Eye, 1.2, (0.1, height, 0.1))  # below the eye, nothing above it
+    assert z_low == pytest.approx(0.0)
+
+
+def test_what_is_thrown_into_a_garbage_can_rests_inside_it_on_its_bottom():
+    from simulator.calibration.table import seat_fraction
+    from simulator.objects import SimObject
+    from simulator.targeting import Target
+
+    fraction = seat_fraction("GarbageCan")
+    assert fraction is not None and fraction < 0.3  # the shipped fit: near the bottom, not on the rim
+    sim = kitchen()
+    can = SimObject("GarbageCan|+00.00|+00.00|+00.00", "GarbageCan", (0.0, 0.2, 0.0), (0.3, 0.4, 0.3), fixed=True)
+    apple = obj(sim, "Apple")
+    _, y, _ = Target(can, sim.world, FOLLOWER).placement(apple)
+    assert y - apple.size[1] / 2 == pytest.approx(fraction * 0.4, abs=1e-3)

@@ -37,6 +37,7 @@ from simulator.calibration.supports import (
     fit_supports,
     resting_bottoms,
     seat_heights,
+    type_levels,
     type_tops,
 )
 
@@ -180,12 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     moved = fit_supports(fixed, bottoms)
     shelved = fit_levels(fixed, bottoms)
     surface_tops = type_tops(fixed)
+    shelves = type_levels(fixed)
     seats = seat_heights(fixed, bottoms)
     faucets = fit_faucets(observations, CAMERA_HEIGHT, camera["field_of_view"])
     print(f"faucets: {json.dumps(faucets)}", file=sys.stderr)
     print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); {basins} basins from their rims; "
           f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves; "
-          f"type tops for floor plans without data: {sorted(surface_tops)}; seats: {json.dumps(seats)}",
+          f"type tops for floor plans without data: {sorted(surface_tops)}, type shelves: {sorted(shelves)}; seats: {json.dumps(seats)}",
           file=sys.stderr)
     table = {
         "about": "fitted by python -m simulator.calibration.fit (docs/calibration.md); sizes are full "
@@ -196,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         "assets": assets,
         "fixed": fixed,
         "surface_tops": surface_tops,
+        "type_levels": shelves,
         "seats": seats,
         "slices": slices,
         "faucets": faucets,

@@ -60,9 +60,20 @@ def type_top(object_type: str) -> float | None:
     return None if entry is None else float(entry["top"])
 
 
+def type_levels(object_type: str, bottom: float) -> tuple[float, ...]:
+    """The shelf (absolute height, metres) of a fridge, cabinet or microwave with no recorded
+    contents whose box's bottom is at ``bottom``: its level group's fitted height above the
+    bottom (``simulator.calibration.supports.type_levels``); () if the group has none."""
+    from simulator.calibration.supports import level_group
+
+    entry = _table().get("type_levels", {}).get(level_group(object_type, bottom))
+    return () if entry is None else (round(bottom + float(entry["above_bottom"]), 4),)
+
+
 def seat_fraction(object_type: str) -> float | None:
-    """Where things rest on a sofa's or armchair's seat, as a fraction of its box height
-    from the bottom (``simulator.calibration.supports.seat_heights``); None: not fitted."""
+    """Where things rest on a sofa's or armchair's seat (in a garbage can: on its bottom),
+    as a fraction of its box height from the bottom (``simulator.calibration.supports.
+    seat_heights``); None: not fitted."""
     entry = _table().get("seats", {}).get(object_type)
     return None if entry is None else float(entry["seat"])
 

@@ -160,7 +160,7 @@ def _load(key: str) -> Scene:
             f"recorded); {len(supported_scenes())} of the {len(all_scenes())} floor plans are "
             "supported (see simulator.scenes.supported_scenes())"
         )
-    from simulator.calibration.table import fixed_box, fixed_levels
+    from simulator.calibration.table import fixed_box, fixed_levels, type_levels
     from simulator.scenes.twins import spread_twins
 
     objects = raw["fixed_objects"]
@@ -181,7 +181,7 @@ def _load(key: str) -> Scene:
             position=(float(position[0]), float(position[1]), float(position[2])),
             size=(float(size[0]), float(size[1]), float(size[2])),
             interaction_pose=_pose(o["interaction_pose"]), receptacle=bool(o["receptacle"]),
-            levels=fixed_levels(key, oid),
+            levels=fixed_levels(key, oid) or type_levels(o["type"], position[1] - size[1] / 2),
         )
     b = raw["bounds"]
     return Scene(
