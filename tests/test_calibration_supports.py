@@ -250,3 +250,11 @@ def test_what_is_thrown_into_a_garbage_can_rests_inside_it_on_its_bottom():
     apple = obj(sim, "Apple")
     _, y, _ = Target(can, sim.world, FOLLOWER).placement(apple)
     assert y - apple.size[1] / 2 == pytest.approx(fraction * 0.4, abs=1e-3)
+
+
+def test_a_cabinets_floor_lies_under_its_lowest_shelf_when_that_is_below_its_box():
+    closed = RenderObject("Cabinet|+00.00|+00.48|+00.00", "Cabinet", (0.0, 0.48, 0.0), (0.5, 0.5, 0.4))
+    assert 0.23 in _box_tops(object_rows(closed, (-3.0, 3.0, -3.0, 3.0)))  # just under the box (0.23)
+    low = RenderObject("Cabinet|+00.00|+00.48|+00.00", "Cabinet", (0.0, 0.48, 0.0), (0.5, 0.5, 0.4), levels=(0.214,))
+    tops = _box_tops(object_rows(low, (-3.0, 3.0, -3.0, 3.0)))
+    assert 0.214 in tops and 0.23 not in tops  # where its things rest, not sunk into it

@@ -22,15 +22,20 @@ _INSIDE = (0.92, 0.92, 0.90)
 
 def _shell(k: Kit, th: float, inside=None, depth: float | None = None, floor_below: bool = False) -> None:
     """A box open at the front: back, sides, top, bottom (inside colour on the back). With
-    ``floor_below`` the bottom lies just under the box: what rests on a cabinet's floor
-    (AI2-THOR's plates lie 2 cm above the box's bottom) is not sunk into it."""
+    ``floor_below`` the bottom lies just under the box, or under its lowest calibrated
+    shelf if that is lower (a base cabinet's things rest a median 1.6 cm under the builder's
+    box): what rests on a cabinet's floor is not sunk into it."""
     W, H, D = k.W, k.H, depth if depth is not None else k.D
     t0 = -k.D / 2 + D / 2
     k.add(BOX, (0, 0, -k.D / 2 + th / 2), (W, H, th), inside or shade(k.body, 0.8))
     for side in (-1, 1):
         k.add(BOX, (side * (W - th) / 2, 0, t0), (th, H, D))
     k.add(BOX, (0, (H - th) / 2, t0), (W - 2 * th, th, D))
-    k.add(BOX, (0, -(H + th) / 2 if floor_below else -(H - th) / 2, t0), (W - 2 * th, th, D))
+    if floor_below:
+        floor_top = min([-H / 2, *(level - k.center[1] for level in k.obj.levels)])
+        k.add(BOX, (0, floor_top - th / 2, t0), (W - 2 * th, th, D))
+    else:
+        k.add(BOX, (0, -(H - th) / 2, t0), (W - 2 * th, th, D))
 
 
 def _door(k: Kit, th: float, v: float, h: float, rgb=None, mat=None, window=None) -> None:
