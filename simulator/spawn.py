@@ -2,7 +2,8 @@
 
 For each pickupable type the floor plan lists, one instance (a few for common small
 things) is placed on or in a fixed receptacle that can hold it (``can_contain``) and
-that the agent can reach: its recorded interaction pose stands on navigable floor.
+that the agent can reach (its recorded interaction pose stands on navigable floor),
+where AI2-THOR's things rest (``_spot``) and not inside anything placed before it.
 TEACh-style states follow: some dishes start dirty, fillable things start empty, the
 lights may be off. The same scene and seed always give the same start state.
 """
@@ -10,16 +11,23 @@ lights may be off. The same scene and seed always give the same start state.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 from simulator.calibration.table import seat_fraction
+from simulator.geometry import CAMERA_HEIGHT
 from simulator.object_types import can_contain, type_info
 from simulator.objects import encloses_type
 from simulator.scenes import FixedObject, Scene, cell_center, load_scene, to_cell
 from simulator.start_state import ObjectPlacement, StartState
+from simulator.targeting import INNER_FLOOR, inside_spot
+
+Vec3 = tuple[float, float, float]
 
 DIRTY_FRACTION = 0.5
 EXTRA_COPIES = {"Mug": 1, "Plate": 1, "Bowl": 1, "Fork": 1, "Spoon": 1, "Knife": 1, "Apple": 1,
                 "Tomato": 1, "Potato": 1, "Egg": 1, "Cup": 1, "Pen": 1, "Pencil": 1, "CreditCard": 1}
+ATTEMPTS = 10  # spots tried per object before it is left out
+CLEARANCE = 0.001  # metres two boxes may overlap by (positions are rounded to millimetres)
 NEVER_SPAWNED = ("AppleSliced", "BreadSliced", "LettuceSliced", "PotatoSliced", "TomatoSliced", "EggCracked")
 
 
@@ -32,17 +40,30 @@ def reachable_receptacles(scene: Scene) -> list[FixedObject]:
     return sorted(out, key=lambda o: o.object_id)
 
 
-def _spot(rng: random.Random, recep: FixedObject, size: tuple[float, float, float]) -> tuple[float, float, float]:
+def _spot(rng: random.Random, recep: FixedObject, size: Vec3) -> Vec3:
+    """A random spot for a thing of ``size`` (centre): anywhere on a surface's top (a sofa's
+    seat, a garbage can's bottom); in a fridge, cabinet or microwave on its shelf nearest
+    the middle (calibrated; its floor if none), anywhere across the front, and as near the
+    front as a put from its interaction pose would land (``targeting.inside_spot``), so that
+    the agent sees it when it opens it, as AI2-THOR's spawn points inside are."""
     (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
     mx, mz = max(sx / 2 - size[0] / 2 - 0.02, 0.0), max(sz / 2 - size[2] / 2 - 0.02, 0.0)
     x, z = cx + rng.uniform(-mx, mx), cz + rng.uniform(-mz, mz)
-    if encloses_type(recep.object_type) and recep.levels:  # the calibrated shelf nearest its middle
-        y = min(recep.levels, key=lambda level: (abs(level - cy), level)) + size[1] / 2
-    elif encloses_type(recep.object_type):
-        y = cy - sy / 2 + size[1] / 2 + 0.01
-    else:  # on its top, or on a sofa's or armchair's seat
-        y = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy + size[1] / 2
-    return (round(x, 3), round(y, 3), round(z, 3))
+    if not encloses_type(recep.object_type):  # on its top, a sofa's or armchair's seat, a garbage can's bottom
+        y = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy
+    else:
+        y = min(recep.levels, key=lambda level: (abs(level - cy), level)) if recep.levels else cy - sy / 2 + INNER_FLOOR
+        pose = recep.interaction_pose
+        assert pose is not None  # reachable_receptacles keeps only receptacles with one
+        x, z = inside_spot(recep, SimpleNamespace(x=pose[0], y=CAMERA_HEIGHT, z=pose[1]), y, size, at=(x, z))
+    return (round(x, 3), round(y + size[1] / 2, 3), round(z, 3))
+
+
+def _collides(position: Vec3, size: Vec3, placed: list[tuple[Vec3, Vec3]]) -> bool:
+    """Does the box interpenetrate one already placed (by more than ``CLEARANCE`` on every axis)?"""
+    return any(
+        all(abs(position[k] - p[k]) < (size[k] + s[k]) / 2 - CLEARANCE for k in range(3)) for p, s in placed
+    )
 
 
 def random_start(scene_name: str | int, seed: int, dirty_and_empty: bool = True) -> StartState:
@@ -52,6 +73,7 @@ def random_start(scene_name: str | int, seed: int, dirty_and_empty: bool = True)
     receptacles = reachable_receptacles(scene)
     placements: list[ObjectPlacement] = []
     taken: set[str] = set()
+    boxes: list[tuple[Vec3, Vec3]] = []  # what is placed so far: nothing interpenetrates
     for object_type in sorted(scene.object_types):
         info = type_info(object_type)
         if not info.pickupable or object_type in NEVER_SPAWNED:
@@ -60,12 +82,13 @@ def random_start(scene_name: str | int, seed: int, dirty_and_empty: bool = True)
         if not hosts:
             continue
         for _ in range(1 + EXTRA_COPIES.get(object_type, 0)):
-            for _attempt in range(10):
+            for _attempt in range(ATTEMPTS):
                 position = _spot(rng, rng.choice(hosts), info.size)
                 placement = ObjectPlacement(object_type, position)
-                if placement.resolved_id not in taken:
+                if placement.resolved_id not in taken and not _collides(position, info.size, boxes):
                     taken.add(placement.resolved_id)
                     placements.append(placement)
+                    boxes.append((position, info.size))
                     break
     states = {}
     for placement in placements:
