@@ -86,3 +86,19 @@ def test_packaged_fixed_boxes_are_applied_to_scenes():
     # the navigable grid is the builder's, whatever the fitted boxes
     assert scene.navigable == frozenset(tuple(c) for c in _raw()["FloorPlan1"]["navigable"])
     assert fixed_box("FloorPlan1", "Nothing|+00.00|+00.00|+00.00") is None
+
+
+def test_a_counter_recorded_with_its_pivot_on_the_floor_gets_its_top_where_things_rest_below_the_eye(monkeypatch):
+    counter, shelf = "CounterTop|-00.81|+00.09|+00.29", "Shelf|+01.31|+00.05|+02.30"
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: {
+        counter: {"type": "CounterTop", "position": [-0.81, 0.081, 0.29], "size": [1.5, 0.05, 0.65]},
+        shelf: {"type": "Shelf", "position": [1.31, 0.025, 2.3], "size": [0.8, 0.05, 0.35]}})
+    on_counter = [(-0.9, 1.12, 0.3), (-0.6, 1.121, 0.2), (-1.2, 1.12, 0.4), (-0.5, 1.13, 0.3)]
+    shelf_above = [(-0.8, 1.64, 0.3), (-0.7, 1.64, 0.25), (-1.0, 1.65, 0.3)]  # a wall shelf over it: above the eye
+    on_floor = [(-0.7, 0.0, 0.3), (1.3, 0.0, 2.3)]
+    on_bookshelf = [(1.3, 0.9, 2.3), (1.2, 0.9, 2.2), (1.4, 0.9, 2.3)]  # far above a floor shelf: not its top
+    fixed: dict = {}
+    fit_supports(fixed, {"FloorPlanX": on_counter + shelf_above + on_floor + on_bookshelf})
+    top, _ = _top_and_bottom(counter, fixed["FloorPlanX"][counter])
+    assert top == pytest.approx(1.12, abs=3e-3)
+    assert shelf not in fixed["FloorPlanX"] or _top_and_bottom(shelf, fixed["FloorPlanX"][shelf])[0] < 0.2
