@@ -74,24 +74,23 @@ def spread_twins(boxes: dict[str, Box], types: dict[str, str], pivots: dict[str,
         middle = (boxes[a][0][axis] + boxes[b][0][axis]) / 2
         # the side of each pivot along the front; equal pivots: by id, for determinism
         first = a if (pivots[a][axis], a) < (pivots[b][axis], b) else b
+        beside = [box for k, box in boxes.items() if types[k] == types[a] and k not in (a, b)]
         for oid, side in ((first, -1.0), (b if first == a else a, 1.0)):
-            beside = {k: v for k, v in boxes.items() if types[k] == types[a] and k not in (a, b)}
-            far = _clipped(beside, boxes[oid], axis, middle, middle + side * boxes[oid][1][axis])
+            width = _width(beside, boxes[oid], axis, middle, side)
             centre, size = list(boxes[oid][0]), list(boxes[oid][1])
-            centre[axis], size[axis] = round((middle + far) / 2, 4), round(abs(far - middle), 4)
+            centre[axis], size[axis] = round(middle + side * width / 2, 4), round(width, 4)
             out[oid] = (centre, size)
     return out
 
 
-def _clipped(beside: dict[str, Box], box: Box, axis: int, middle: float, far: float) -> float:
-    """``far`` (the twin's outer edge along ``axis``), pulled back to half-way between the
-    pair's middle and the centre of any box ``beside`` it on that side (overlapping it on
-    the other two axes): a twin does not grow into the next cabinet along the counter, whose
-    true width the builder's one size per type does not know."""
-    side = 1.0 if far > middle else -1.0
-    for centre, size in beside.values():
-        if not all(_overlap(box, (centre, size), k) > 0 for k in range(3) if k != axis):
-            continue
-        if side * (centre[axis] - middle) > 0:  # a neighbour on this side
-            far = middle + side * min(side * (far - middle), side * (centre[axis] - middle) / 2)
-    return far
+def _width(beside: list[Box], box: Box, axis: int, middle: float, side: float) -> float:
+    """How far the twin reaches out from the pair's middle along ``axis`` on ``side``: its
+    own width, but at most half-way to the centre of any box ``beside`` it on that side
+    (overlapping it on the other two axes): a twin does not grow into the next cabinet along
+    the counter, whose true width the builder's one size per type does not know."""
+    width = box[1][axis]
+    for other in beside:
+        gap = side * (other[0][axis] - middle)
+        if gap > 0 and all(_overlap(box, other, k) > 0 for k in range(3) if k != axis):
+            width = min(width, gap / 2)
+    return width
