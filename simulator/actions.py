@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from simulator import rules
 from simulator.geometry import heading_vector
 from simulator.object_types import can_contain
-from simulator.objects import SimObject, encloses
+from simulator.objects import SimObject, encloses, slide_offset
 from simulator.scenes import cell_center
 from simulator.targeting import Target, resolve_target
 from simulator.world import World
@@ -163,8 +163,22 @@ def open_object(world: World, agent_index: int, spec: ActionSpec, target: Target
         return f"{obj.object_id} is already open"
     if obj.object_type == "Microwave" and obj.is_toggled:
         return "Cannot open the Microwave while it is on"
-    obj.is_open = True
+    set_open(world, obj, True)
     return None
+
+
+def set_open(world: World, obj: SimObject, is_open: bool) -> None:
+    """Open or close an openable object; what lies in a drawer moves with it when it is
+    pulled out or pushed in."""
+    if obj.is_open == is_open:
+        return
+    obj.is_open = is_open
+    dx, _, dz = slide_offset(obj)
+    sign = 1.0 if is_open else -1.0
+    if dx or dz:
+        for inside in rules.descendants(world, obj.object_id):
+            x, y, z = inside.position
+            inside.position = (round(x + sign * dx, 4), y, round(z + sign * dz, 4))
 
 
 def close_object(world: World, agent_index: int, spec: ActionSpec, target: Target) -> str | None:
@@ -173,7 +187,7 @@ def close_object(world: World, agent_index: int, spec: ActionSpec, target: Targe
         return f"{obj.object_id} is not openable"
     if not obj.is_open:
         return f"{obj.object_id} is already closed"
-    obj.is_open = False
+    set_open(world, obj, False)
     rules.on_closed(world, obj)
     return None
 

@@ -46,6 +46,19 @@ def encloses(obj: SimObject) -> bool:
     return encloses_type(obj.object_type)
 
 
+DRAWER_SLIDE = 0.6  # of its depth: how far an open drawer is pulled out towards its front
+
+
+def slide_offset(obj: SimObject) -> tuple[float, float, float]:
+    """How far (x, y, z) an open drawer is pulled out, and with it what lies in it, as in
+    AI2-THOR (the renderer draws the drawer there); zero for everything else."""
+    if obj.object_type != "Drawer" or obj.front is None:
+        return (0.0, 0.0, 0.0)
+    fx, fz = obj.front
+    out = DRAWER_SLIDE * (obj.size[0] if fx else obj.size[2])
+    return (fx * out, 0.0, fz * out)
+
+
 @dataclass
 class SimObject:
     """One object instance with its AI2-THOR properties and mutable state."""

@@ -24,7 +24,7 @@ import numpy as np
 
 from simulator.calibration.table import seat_fraction
 from simulator.geometry import box_distances, project_boxes
-from simulator.objects import SimObject, encloses
+from simulator.objects import SimObject, encloses, slide_offset
 from simulator.world import World
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,8 +98,9 @@ class Target:
         hx, hz = inside_spot(recep, camera, surface, item.size) if encloses(recep) else gaze(surface)
         mx = max(sx / 2 - item.size[0] / 2, 0.0)
         mz = max(sz / 2 - item.size[2] / 2, 0.0)
-        x = float(np.clip(hx, cx - mx, cx + mx))
-        z = float(np.clip(hz, cz - mz, cz + mz))
+        dx, _, dz = slide_offset(recep) if recep.is_open else (0.0, 0.0, 0.0)  # an open drawer is pulled out
+        x = float(np.clip(hx, cx - mx, cx + mx)) + dx
+        z = float(np.clip(hz, cz - mz, cz + mz)) + dz
         return (round(x, 4), round(surface + item.size[1] / 2, 4), round(z, 4))
 
 

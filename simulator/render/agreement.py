@@ -65,6 +65,7 @@ def measure(
 ) -> dict[str, Any]:
     """Agreement statistics over ``poses`` random Follower poses per floor plan (a seeded
     random start each, with about a third of the openable objects opened)."""
+    from simulator.actions import set_open
     from simulator.scenes import cell_center
     from simulator.sim import FOLLOWER, Simulator
     from simulator.spawn import random_start
@@ -78,6 +79,7 @@ def measure(
     ks = sorted(thresholds)
     n = {k: Counter() for k in ks}
     extra_types: Counter = Counter()  # rendered, in reach, not symbolically visible (k = 1)
+    missed_types: Counter = Counter()  # symbolically visible, not rendered (k = 1)
     frames_seen = 0
     try:
         for s, scene in enumerate(scenes):
@@ -86,7 +88,7 @@ def measure(
             world.occlusion = occlusion
             for obj in world.objects.values():
                 if obj.openable and rng.random() < OPEN_FRACTION:
-                    obj.is_open = True
+                    set_open(world, obj, True)
             agent = world.agents[FOLLOWER]
             cells = sorted(world.scene.navigable)
             for _ in range(poses):
@@ -107,8 +109,8 @@ def measure(
                     c["rendered"] += len(rendered)
                     c["both"] += len(rendered & symbolic)
                     if k == ks[0]:
-                        for oid in rendered - symbolic:
-                            extra_types[world.objects[oid].object_type] += 1
+                        extra_types.update(world.objects[oid].object_type for oid in rendered - symbolic)
+                        missed_types.update(world.objects[oid].object_type for oid in symbolic - rendered)
                     for oid in symbolic - rendered:
                         if oid not in missing_alone:
                             missing_alone[oid] = _pixels_alone(sim, alone, oid, FOLLOWER)
@@ -134,6 +136,7 @@ def measure(
             "both": c["both"],
         }
     out["rendered_not_symbolic_types"] = dict(extra_types.most_common(8))
+    out["symbolic_not_rendered_types"] = dict(missed_types.most_common(8))
     return out
 
 

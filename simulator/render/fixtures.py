@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.calibration.table import seat_fraction
+from simulator.objects import DRAWER_SLIDE
 
 from .meshes import BOX, CYLINDER, SPHERE, TUBE
 from .palette import GLOW, METAL, PLAIN, WOOD, shade
@@ -93,7 +94,7 @@ def _cabinet(k: Kit) -> None:
 
 def _drawer(k: Kit) -> None:
     th = min(0.02, 0.1 * k.D, 0.1 * k.H)
-    out = 0.6 * k.D if k.obj.is_open else 0.0
+    out = DRAWER_SLIDE * k.D if k.obj.is_open else 0.0  # what is in it moves with it (simulator.actions)
     k.add(BOX, (0, -k.H / 2 + th / 2, out), (k.W, th, k.D))  # bottom
     k.add(BOX, (0, 0, out - k.D / 2 + th / 2), (k.W, k.H, th))  # back
     for side in (-1, 1):
