@@ -56,7 +56,7 @@ def test_modular_follower_completes_episodes_with_the_commander(name, parser):
         result, log = run_episode(episode, build_agents(loaded), sim)
         assert result.success and result.end_reason == "commander_done", (episode.task_type, result.end_reason)
         said = dialogue(log)
-        assert len(said) >= 2
+        assert said  # at least its verdict (a Follower that knows what to do may never ask)
         for text in said:  # everything the Commander says is understood
             for intent in parser.parse(text, ParseContext(task_known=True)):
                 assert intent.act != Act.UNKNOWN and not intent.unknown, text
@@ -72,7 +72,8 @@ def test_modular_follower_takes_the_lowlevel_commanders_action_tokens():
     loaded = load_config("oracle", ["modules.parser.name=rules"])
     assert loaded.config.commander.name == "teach-lowlevel"
     sim, asked = Simulator(), []
-    for episode in ONE_PER_TYPE[:3]:
+    long_tasks = ("Prepare Breakfast", "Prepare Sandwich", "Make Coffee")  # many pieces to be told
+    for episode in [e for e in ONE_PER_TYPE if e.task_type in long_tasks]:
         result, log = run_episode(episode, build_agents(loaded), sim)
         assert result.success and result.end_reason == "commander_done", (episode.task_type, result.end_reason)
         told = [a.action for text in dialogue(log) for a in parse_action_tokens(text) or ()]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from agent.commanders.answers import Answerer
-from agent.commanders.locations import describe, follower_direction
+from agent.commanders.locations import applies, describe, follower_direction
 from agent.commanders.steps import next_step
 from agent.followers.action_executor import parse_action_tokens
 from agent.followers.intents import IntentReader
@@ -141,15 +141,17 @@ def test_which_answers_pick_the_instance_the_commander_means(name, parser):
 
 
 def forms_alike(d: Dialogue, needed: str, keys: tuple[str, ...]) -> bool:
-    """Another candidate has the same landmark description and side of the Follower as the
-    needed one (the Commander's words cannot single it out)."""
+    """The needed one's description also fits another candidate, which lies on the same side
+    of the Follower (the Commander's words cannot single it out)."""
     world = d.world
+    hint = describe(world, needed, "landmark")
 
-    def words(object_id):
+    def side(object_id):
         obj = world.objects[object_id]
-        return describe(world, object_id, "landmark"), follower_direction(world, (obj.position[0], obj.position[2]))
+        return follower_direction(world, (obj.position[0], obj.position[2]))
 
-    return any(words(k) == words(needed) for k in keys if k != needed)
+    return hint is not None and any(
+        applies(world, hint, k) and side(k) == side(needed) for k in keys if k != needed)
 
 
 @pytest.mark.parametrize("name", COMMANDERS)

@@ -24,7 +24,7 @@ import zlib
 from functools import lru_cache
 
 from agent.commanders.language import join, say_step, say_where
-from agent.commanders.locations import describe, follower_direction, speakable
+from agent.commanders.locations import applies, describe, follower_direction, speakable
 from agent.commanders.steps import Step, all_keys, next_step
 from contracts.agents import CommanderContext
 from contracts.language import Act, Intent, QuestionKind
@@ -205,10 +205,9 @@ class Answerer:
         if not others:
             return say_where(self.gen, world, object_id)
         hint = describe(world, object_id, "landmark")
-        other_hints = [describe(world, o.object_id, "landmark") for o in others]
-        place = self.gen.location(hint) if hint is not None and all(
-            h is None or (h.relation, h.place, h.direction, h.anchor) != (hint.relation, hint.place, hint.direction, hint.anchor)
-            for h in other_hints) else None
+        # where it is, if those words fit none of the others ("right of the fridge" may fit two)
+        place = self.gen.location(hint) if hint is not None and not any(
+            applies(world, hint, o.object_id) for o in others) else None
         for attribute, has in (("dirty", lambda o: o.is_dirty), ("empty", lambda o: o.fillable and not o.is_filled),
                                ("full", lambda o: o.is_filled)):
             if has(obj) and not any(has(o) for o in others):  # and where, for a Follower that cannot see dirt

@@ -140,3 +140,21 @@ def describe(world: World, object_id: str, anchor: str = "landmark") -> Location
                 return LocationHint(name, relation(place), place, direction,
                                     speakable(world.objects[landmark_id].object_type))
     return LocationHint(name, relation(place), place, you, "you")
+
+
+def applies(world: World, hint: LocationHint, object_id: str) -> bool:
+    """Would ``hint`` (said of one object) also fit ``object_id``: in the same kind of place,
+    on the same side of the same landmark (or of the Follower)? A hint "near" a place fits
+    what is described by the same words."""
+    if hint.relation == "near":
+        other = describe(world, object_id, "landmark")
+        return other is not None and (other.relation, other.place, other.direction, other.anchor) == (
+            hint.relation, hint.place, hint.direction, hint.anchor)
+    place_id = place_of(world, object_id)
+    if place_id is None or speakable(world.objects[place_id].object_type) != hint.place:
+        return False
+    point = _xz(world, object_id)
+    if hint.anchor == "you":
+        return follower_direction(world, point) == hint.direction
+    return any(landmark_direction(world, point, i) == hint.direction
+               for i in landmarks(world) if speakable(world.objects[i].object_type) == hint.anchor)
