@@ -2,7 +2,7 @@
 
 Owns the shapes of receptacles and fixtures. Openable receptacles are hollow shells with
 a door (or a sliding front) so that what they contain is visible when open; the door
-swings ~100 degrees about a hinge on the object's left front edge.
+swings ~100 degrees about a hinge on the object's right front edge (the viewer's left).
 """
 
 from __future__ import annotations
@@ -40,15 +40,18 @@ def _shell(k: Kit, th: float, inside=None, depth: float | None = None, floor_bel
 
 
 def _door(k: Kit, th: float, v: float, h: float, rgb=None, mat=None, window=None) -> None:
-    yaw = -100.0 if k.obj.is_open else 0.0
-    pivot = (-k.W / 2, k.D / 2)
+    """The door over the front, hinged on the front's right edge as the object faces (the
+    viewer's left, as AI2-THOR's fridges and microwaves open: check-masks' close and put
+    masks of fridges 0.69 -> 0.76 IoU, microwaves 0.59 -> 0.78), swung ~100 degrees open."""
+    yaw = 100.0 if k.obj.is_open else 0.0
+    pivot = (k.W / 2, k.D / 2)
     t = k.D / 2 - th / 2
     k.add(BOX, (0, v, t), (k.W, h, th), rgb, mat, yaw, pivot)
-    k.add(BOX, (0.4 * k.W, v, k.D / 2 + 0.015), (0.03, 0.4 * h, 0.03), _HANDLE, METAL, yaw, pivot)
+    k.add(BOX, (-0.4 * k.W, v, k.D / 2 + 0.015), (0.03, 0.4 * h, 0.03), _HANDLE, METAL, yaw, pivot)
     if window is not None:
         k.add(
             BOX,
-            (-0.1 * k.W, v, k.D / 2 + 0.002),
+            (0.1 * k.W, v, k.D / 2 + 0.002),
             (0.6 * k.W, 0.6 * h, 0.004),
             window,
             PLAIN,
