@@ -13,9 +13,10 @@ little above its top (``BAND_ABOVE``), fall into bands (runs with gaps under
 ``LEVEL_GAP``); its support level is the highest band holding at least ``TOP_SHARE`` of
 the largest one (a TV stand's or a side table's lower shelf does not become its top), at
 the band's low end (``LEVEL_QUANTILE``). A few bathroom counters are recorded with their
-pivot on the floor (``FLOOR_PIVOT``): their tops are looked for anywhere below the eye. Objects inside an enclosing receptacle (a
-dresser's drawers, a fridge) or in a sink basin are left out. A thin slab (a shelf, at most
-``THIN`` tall) is moved whole, and may move down by up to ``BAND_ABOVE``.
+pivot on the floor (``FLOOR_PIVOT``): their tops are looked for anywhere below the eye.
+Objects inside an enclosing receptacle (a dresser's drawers, a fridge) or in a sink basin
+are left out. A thin slab (a shelf, at most ``THIN`` tall) is moved whole, and may move
+down by up to ``BAND_ABOVE``.
 
 Floor plans without data (the held-out ones) get, for the surface types where it
 generalizes, the type's median top height (``type_tops``): kept only where its
@@ -47,7 +48,7 @@ TOP_SHARE = 0.25  # a band this large relative to the largest can be the top sur
 THIN = 0.1  # metres: a surface this thin is a slab, moved whole
 BAND_ABOVE = 0.15  # metres above the drawn top that objects may rest (the box is too low)
 MIN_ABOVE_BOTTOM = 0.02  # metres: points nearer the box's bottom are on the floor under it
-FLOOR_PIVOT = 0.1  # metres: a counter whose pivot is this low (4 bathroom counters) was recorded at the floor
+FLOOR_PIVOT = 0.1  # metres: a counter pivoted this low was recorded at the floor (4 bathroom ones)
 CAMERA_HEIGHT = 1.576  # metres: AI2-THOR's eye; a counter's top lies below it
 MIN_POINTS = 2
 SHELVED = frozenset({"Fridge", "Cabinet", "Microwave"})  # a microwave's one "shelf" is its plate
@@ -152,7 +153,7 @@ def fit_supports(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) ->
             slab = size[1] <= THIN
             pivot_y = id_position(oid)[1]
             low, high = (top - BAND_ABOVE if slab else bottom + MIN_ABOVE_BOTTOM), top + BAND_ABOVE
-            if kind == "CounterTop" and pivot_y <= FLOOR_PIVOT:  # pivoted on the floor: its top is anywhere below the eye
+            if kind == "CounterTop" and pivot_y <= FLOOR_PIVOT:  # its top: anywhere below the eye
                 low, high = MIN_ABOVE_BOTTOM, CAMERA_HEIGHT
             over = free[within(free, centre, size, axes=(0, 2))]
             ys = over[:, 1][(over[:, 1] >= low) & (over[:, 1] <= high)]
