@@ -97,12 +97,13 @@ def randomize_states(world: Any, spec: DataSpec, rng: random.Random) -> None:
     """Open, toggle, slice, cook and fill objects at random (AI2-THOR states the detector
     must know in every look)."""
     from simulator import rules
+    from simulator.actions import set_open
 
     for obj in [world.objects[k] for k in sorted(world.objects)]:
         if obj.object_id not in world.objects:
             continue
         if obj.openable and rng.random() < spec.p_open:
-            obj.is_open = True
+            set_open(world, obj, True)  # a drawer's contents come out with it
         if obj.toggleable and rng.random() < spec.p_toggle:
             obj.is_toggled = not obj.is_toggled
         if obj.sliceable and not obj.is_sliced and obj.held_by is None and rng.random() < spec.p_slice:

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from simulator.calibration.observations import id_position
+from simulator.geometry import CAMERA_HEIGHT  # AI2-THOR's eye: a counter's top lies below it
 
 SURFACES = frozenset({
     "CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "TVStand",
@@ -49,7 +50,6 @@ THIN = 0.1  # metres: a surface this thin is a slab, moved whole
 BAND_ABOVE = 0.15  # metres above the drawn top that objects may rest (the box is too low)
 MIN_ABOVE_BOTTOM = 0.02  # metres: points nearer the box's bottom are on the floor under it
 FLOOR_PIVOT = 0.1  # metres: a counter pivoted this low was recorded at the floor (4 bathroom ones)
-CAMERA_HEIGHT = 1.576  # metres: AI2-THOR's eye; a counter's top lies below it
 MIN_POINTS = 2
 SHELVED = frozenset({"Fridge", "Cabinet", "Microwave"})  # a microwave's one "shelf" is its plate
 LEVEL_GAP = 0.03  # metres: resting bottoms closer than this (in sorted order) are one band
