@@ -78,9 +78,11 @@ class Binder:
                 self.state.distance(key), key)
 
     def objects(self, kind: Callable[[str], bool], count: int, label: str,
-                conditions: Callable[[str], list[tuple[str, ...]]] = lambda k: []) -> list[str]:
-        """``count`` distinct objects whose type passes ``kind`` (placeholders if unknown)."""
-        found = [k for k in self.state.present(kind) if k not in self.used]
+                conditions: Callable[[str], list[tuple[str, ...]]] = lambda k: [],
+                exclude: Callable[[str], bool] = lambda k: False) -> list[str]:
+        """``count`` distinct objects whose type passes ``kind`` and that are not
+        ``exclude``d (placeholders if unknown)."""
+        found = [k for k in self.state.present(kind) if k not in self.used and not exclude(k)]
         found.sort(key=lambda k: self._score(k, conditions))
         chosen = found[:count]
         if len(chosen) < count:
@@ -139,7 +141,7 @@ def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_ind
     if use_task and has_task(goal):
         parts = _teach(goal.task, binder) if goal.task.teach_task else _alfred(goal.task, binder)
     elif subgoal_index < len(goal.subgoals):
-        parts = _subgoal(goal.subgoals[subgoal_index], binder)
+        parts = _subgoal(goal.subgoals[subgoal_index], binder, (subgoal_index, goal.subgoals[subgoal_index]))
     else:
         raise GoalError("no goal: neither a task nor a subgoal to do")
     binder.goal.formula = conj(parts)
@@ -347,8 +349,9 @@ SUBGOAL_FACTS = {"OpenObject": "opened", "ToggleObjectOn": "on", "CleanObject": 
                  "CoolObject": "cold", "FillObject": "water", "PickupObject": "holding", "GotoLocation": "at"}
 
 
-def _subgoal(sub: Subgoal, b: Binder) -> list[str]:
-    """One step said in dialogue ("pick up the mug", "put it in the sink")."""
+def _subgoal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal] | None = None) -> list[str]:
+    """One step said in dialogue ("pick up the mug", "put it in the sink"); ``key`` (its
+    index in the goal, and it) keys what it found when first planned (``History.put_baselines``)."""
     if not sub.object:
         raise GoalError(f"the step {sub.action} names no object")
     kind = kind_of(sub.object)
@@ -361,10 +364,24 @@ def _subgoal(sub: Subgoal, b: Binder) -> list[str]:
         targets = b.receptacles(kind_of(sub.receptacle), sub.receptacle) if sub.action == "PutObject" else \
             b.objects(kind_of(sub.receptacle), 1, sub.receptacle)
         held = b.state.held if b.state.held and kind(b.state.types.get(b.state.held, "")) else None
-        # a put the Commander asks for is not done yet: one not already there ("Place a slice of
-        # potato on the plate." said again after one was put there asks for another)
-        elsewhere = (lambda k: [("not", "in", k, r) for r in targets]) if sub.action == "PutObject" else (lambda k: [])
-        (obj,) = [held] if held else b.objects(kind, 1, sub.object, elsewhere)
+        # a put the Commander asks for is not done yet, though one may lie there already ("Place
+        # a slice of potato in the bowl." again after one was put there, or one that does not
+        # count): it holds once one more lies there than when it was first planned; until then it
+        # binds one not there (none other known: one is searched for)
+        def there(k: str) -> bool:
+            return sub.action == "PutObject" and bool(b.state.containers(k) & set(targets))
+
+        count = sum(map(there, b.state.present(kind)))
+        tracked = sub.action == "PutObject" and key is not None
+        baseline = b.history.put_baselines.setdefault(key, count) if tracked else 0
+        if count > baseline:
+            (obj,) = b.objects(kind, 1, sub.object, exclude=lambda k: not there(k))
+        elif held:  # the one in hand is the one to put
+            obj = held
+            b.used.add(obj)
+            b.goal.keys.add(obj)
+        else:
+            (obj,) = b.objects(kind, 1, sub.object, exclude=there)
         fact = "within" if sub.action == "PutObject" else "water"
         return [disj([lit(fact, obj, r) if fact == "within" else lit(fact, r) for r in targets])]
     needs = {"CleanObject": "clean", "HeatObject": "heat", "CoolObject": "cool", "FillObject": "water"}

@@ -48,6 +48,9 @@ class History:
     doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
+    # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
+    # when it was first planned: it asks for one more than that
+    put_baselines: dict[tuple[int, object], int] = field(default_factory=dict)
 
     def has(self, key: str, flag: str) -> bool:
         return flag in self.flags.get(key, ())

@@ -50,6 +50,13 @@ class SymbolicState:
     def container(self, key: str) -> str | None:
         return next((f[2] for f in self.facts if f[0] == "in" and f[1] == key), None)
 
+    def containers(self, key: str) -> set[str]:
+        """What ``key`` lies in, directly or in something that does (PDDL's ``within``)."""
+        found: set[str] = set()
+        while (key := self.container(key)) is not None and key not in found:
+            found.add(key)
+        return found
+
     def accessible(self, key: str) -> bool:
         """Not inside a closed container (at any depth: the plate in the closed fridge)."""
         seen = {key}

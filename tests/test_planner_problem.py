@@ -262,6 +262,42 @@ def test_a_put_said_again_takes_one_not_there_yet():
     assert actions(p.plan(step, scene))[:1] == [("PickupObject", "Other", None)]
 
 
+def test_a_put_said_again_with_no_other_known_searches_for_one():
+    """"Place a slice of potato in the bowl." said again when the only slice the Follower knows
+    of lies in the bowl (the others were never told apart): it looks for another, it does not
+    stand idle believing the step done."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Bowl", "Bowl", (-0.3, 1.0, 1.0), "Counter", {}),
+                    ("InBowl", "PotatoSliced", (-0.3, 1.0, 1.0), "Bowl", {})])
+    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Bowl"),))
+    plan = planner().plan(step, scene)
+    assert plan.status.state == PlannerState.SEARCHING and plan.status.target == "PotatoSliced"
+
+
+def test_a_put_done_and_planned_again_after_a_new_step_holds():
+    """"Place the mug in the coffee machine.", done; then "Switch on the coffee machine." comes
+    before the put's success was reported: the put is not done again with the same mug."""
+    counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
+    machine = ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False})
+    put = Subgoal("PutObject", "Mug", "CoffeeMachine")
+    p = planner()
+    first = p.plan(Goal(None, (put,)), belief([counter, machine, ("Mug", "Mug", (0.0, 1.0, 0.8), "Counter", {})]))
+    assert ("PutObject", "Mug", "Machine") in actions(first)
+    done = belief([counter, machine, ("Mug", "Mug", (0.5, 1.1, 1.2), "Machine", {})])
+    assert actions(p.plan(Goal(None, (put, Subgoal("ToggleObjectOn", "CoffeeMachine"))), done)) == [
+        ("ToggleObjectOn", "Machine", None)]
+
+
+def test_a_put_binds_the_held_object_even_where_it_would_not_usually_go():
+    """Holding a potato slice, "Put a slice of potato on the plate.": that slice goes on the
+    plate (the plate is no usual place for a slice, but the step names both)."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Plate", "Plate", (-0.3, 1.0, 1.0), "Counter", {}),
+                    ("Slice", "PotatoSliced", (0.0, 1.2, 0.5), None, {})], held="Slice")
+    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Plate"),))
+    assert actions(planner().plan(step, scene)) == [("PutObject", "Slice", "Plate")]
+
+
 def test_a_step_whose_plan_was_carried_out_is_done_and_not_bound_afresh():
     """"Microwave the potato slice." once: one slice heated, not one after another."""
     scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
