@@ -141,7 +141,8 @@ def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_ind
     if use_task and has_task(goal):
         parts = _teach(goal.task, binder) if goal.task.teach_task else _alfred(goal.task, binder)
     elif subgoal_index < len(goal.subgoals):
-        parts = _subgoal(goal.subgoals[subgoal_index], binder, (subgoal_index, goal.subgoals[subgoal_index]))
+        sub = goal.subgoals[subgoal_index]
+        parts = _subgoal(sub, binder, (subgoal_index, sub))
     else:
         raise GoalError("no goal: neither a task nor a subgoal to do")
     binder.goal.formula = conj(parts)

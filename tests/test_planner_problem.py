@@ -281,7 +281,8 @@ def test_a_put_done_and_planned_again_after_a_new_step_holds():
     machine = ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False})
     put = Subgoal("PutObject", "Mug", "CoffeeMachine")
     p = planner()
-    first = p.plan(Goal(None, (put,)), belief([counter, machine, ("Mug", "Mug", (0.0, 1.0, 0.8), "Counter", {})]))
+    mug = ("Mug", "Mug", (0.0, 1.0, 0.8), "Counter", {})
+    first = p.plan(Goal(None, (put,)), belief([counter, machine, mug]))
     assert ("PutObject", "Mug", "Machine") in actions(first)
     done = belief([counter, machine, ("Mug", "Mug", (0.5, 1.1, 1.2), "Machine", {})])
     assert actions(p.plan(Goal(None, (put, Subgoal("ToggleObjectOn", "CoffeeMachine"))), done)) == [
