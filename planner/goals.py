@@ -5,9 +5,10 @@ Objects that play a role (the mug for the coffee, the plate a salad goes on, the
 are bound here, best candidate first: the one the Commander picked (or the one held), one
 that already meets the role's conditions, one the Follower already worked on (filled,
 cooked, cleaned...), then one not shut in a container, then the nearest; roles never share
-an object. A put said in dialogue binds an object not already in the receptacle. Receptacles
-that any instance of a kind would do for ("on a CounterTop", ALFRED's parent) stay a
-disjunction for the planner to choose. A role without any candidate gets an ``unlocated``
+an object. A put said in dialogue binds an object not already in the receptacle, and holds
+once one more lies there than when it was first planned. Receptacles that any instance of
+a kind would do for ("on a CounterTop", ALFRED's parent) stay a disjunction for the planner
+to choose. A role without any candidate gets an ``unlocated``
 placeholder (searched for), unless a search already failed to find it: then the goal is
 impossible and ``GoalError`` says which object is missing.
 """
