@@ -59,6 +59,7 @@ from mapping.memory_updates import (
 )
 from mapping.navigation import GridNavigator
 
+PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
@@ -248,8 +249,10 @@ class SemanticMapper(Mapper):
             instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)
         elif detection.object_type in STACKED:
             instance = observe_box(self.memory, detection.object_type, centroid, extent, detection.score, self.step)
-        else:  # two sightings of a type in one frame are two objects, unless their boxes meet (one seen in parts)
-            apart = {key for key, box in self.sightings.items() if not boxes_meet(box, (centroid, extent))}
+        else:  # two sightings of a type in one frame are two objects, unless their boxes meet (one seen in
+            # parts); slices always are two: they lie touching in a row, and one taken leaves the others
+            apart = {key for key, box in self.sightings.items()
+                     if detection.object_type in PIECE_TYPES or not boxes_meet(box, (centroid, extent))}
             put = self._put_around(detection.object_type, centroid, apart)
             if put is not None:  # seen where the Follower put it: there it is, not where it was believed
                 instance = self.memory.fuse(put, detection.object_type, centroid, extent, detection.score, self.step)

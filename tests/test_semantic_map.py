@@ -360,6 +360,19 @@ def test_two_sightings_of_a_type_in_one_frame_are_two_objects_unless_their_boxes
     assert len(m.memory.of_type("Mug")) == 1
 
 
+def test_touching_slices_seen_in_one_frame_are_as_many_instances():
+    """The slices of a potato lie touching in a row: each is its own instance (the plan takes
+    one and still knows where the others are), seen again each keeps its own."""
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    slices = [_wall_detection("PotatoSliced", slice(40, 44), slice(c, c + 3)) for c in (50, 53, 56)]
+    m.update(observe(here, room_depth()), slices)
+    assert len(m.memory.of_type("PotatoSliced")) == 3
+    m.update(observe(here, room_depth()), slices)
+    assert len(m.memory.of_type("PotatoSliced")) == 3
+    assert all(i.times_seen == 2 for i in m.memory.of_type("PotatoSliced"))
+
+
 def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it():
     """A put believes the apple at the microwave's middle; seen inside the microwave's box,
     farther than ``match_radius`` from there, it is that apple (moved to where it is seen),
