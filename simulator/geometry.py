@@ -57,17 +57,6 @@ class Camera:
         return (points - self.position) @ self.basis.T
 
 
-OVERLAP_TOLERANCE = 0.001  # metres two boxes may overlap by (positions are rounded to millimetres)
-
-
-def interpenetrates(position, size, placed) -> bool:
-    """Does the box (centre, size) overlap one of ``placed`` ((centre, size) pairs) by more
-    than ``OVERLAP_TOLERANCE`` on every axis?"""
-    return any(
-        all(abs(position[k] - p[k]) < (size[k] + s[k]) / 2 - OVERLAP_TOLERANCE for k in range(3)) for p, s in placed
-    )
-
-
 def box_distances(camera_position: np.ndarray, centers: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Horizontal (x/z) distance from a point to each axis-aligned box (0 above/inside it).
 

@@ -14,7 +14,7 @@ import random
 from types import SimpleNamespace
 
 from simulator.calibration.table import seat_fraction
-from simulator.geometry import CAMERA_HEIGHT, interpenetrates
+from simulator.geometry import CAMERA_HEIGHT
 from simulator.object_types import can_contain, type_info
 from simulator.objects import encloses_type
 from simulator.scenes import FixedObject, Scene, cell_center, load_scene, to_cell
@@ -27,6 +27,7 @@ DIRTY_FRACTION = 0.5
 EXTRA_COPIES = {"Mug": 1, "Plate": 1, "Bowl": 1, "Fork": 1, "Spoon": 1, "Knife": 1, "Apple": 1,
                 "Tomato": 1, "Potato": 1, "Egg": 1, "Cup": 1, "Pen": 1, "Pencil": 1, "CreditCard": 1}
 ATTEMPTS = 10  # spots tried per object before it is left out
+CLEARANCE = 0.001  # metres two boxes may overlap by (positions are rounded to millimetres)
 NEVER_SPAWNED = ("AppleSliced", "BreadSliced", "LettuceSliced", "PotatoSliced", "TomatoSliced", "EggCracked")
 
 
@@ -58,6 +59,13 @@ def _spot(rng: random.Random, recep: FixedObject, size: Vec3) -> Vec3:
     return (round(x, 3), round(y + size[1] / 2, 3), round(z, 3))
 
 
+def _collides(position: Vec3, size: Vec3, placed: list[tuple[Vec3, Vec3]]) -> bool:
+    """Does the box interpenetrate one already placed (by more than ``CLEARANCE`` on every axis)?"""
+    return any(
+        all(abs(position[k] - p[k]) < (size[k] + s[k]) / 2 - CLEARANCE for k in range(3)) for p, s in placed
+    )
+
+
 def random_start(scene_name: str | int, seed: int, dirty_and_empty: bool = True) -> StartState:
     """A seeded random start state for a floor plan (raises for unsupported ones)."""
     scene = load_scene(scene_name)
@@ -77,7 +85,7 @@ def random_start(scene_name: str | int, seed: int, dirty_and_empty: bool = True)
             for _attempt in range(ATTEMPTS):
                 position = _spot(rng, rng.choice(hosts), info.size)
                 placement = ObjectPlacement(object_type, position)
-                if placement.resolved_id not in taken and not interpenetrates(position, info.size, boxes):
+                if placement.resolved_id not in taken and not _collides(position, info.size, boxes):
                     taken.add(placement.resolved_id)
                     placements.append(placement)
                     boxes.append((position, info.size))

@@ -23,7 +23,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from simulator.calibration.table import seat_fraction
-from simulator.geometry import box_distances, interpenetrates, project_boxes
+from simulator.geometry import box_distances, project_boxes
 from simulator.objects import SimObject, encloses, slide_offset
 from simulator.world import World
 
@@ -54,8 +54,6 @@ def attach_frames(world: World, provider: FrameProvider | None) -> None:
 
 
 INNER_FLOOR = 0.03  # an enclosing receptacle's floor above its box bottom (the renderer's shell)
-# offsets (in item widths) tried for a put, nearest first, until one meets nothing there
-FREE_SPOT_STEPS = sorted(((i, j) for i in range(-3, 4) for j in range(-3, 4)), key=lambda d: (d[0] ** 2 + d[1] ** 2, d))
 
 
 @dataclass(frozen=True)
@@ -74,8 +72,7 @@ class Target:
         """Where ``item`` lands in this receptacle: on an open surface where the agent
         looks, inside its footprint; in an enclosing receptacle (fridge, microwave,
         cabinet, drawer) at its footprint's centre, on the calibrated shelf the agent's gaze
-        meets nearest the footprint (the higher one on ties), else on its floor; moved to the
-        nearest spot where it meets nothing already there."""
+        meets nearest the footprint (the higher one on ties), else on its floor."""
         assert self.obj is not None and self.world is not None
         recep = self.obj
         (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
@@ -102,18 +99,9 @@ class Target:
         mx = max(sx / 2 - item.size[0] / 2, 0.0)
         mz = max(sz / 2 - item.size[2] / 2, 0.0)
         dx, _, dz = slide_offset(recep) if recep.is_open else (0.0, 0.0, 0.0)  # an open drawer is pulled out
-        y = round(surface + item.size[1] / 2, 4)
-        x, z = float(np.clip(hx, cx - mx, cx + mx)), float(np.clip(hz, cz - mz, cz + mz))
-        # not into what lies there already (AI2-THOR's spawn points must be free): the nearest
-        # free spot, a step of the item's width at a time, within the footprint
-        placed = [(o.position, o.size) for o in (self.world.objects[k] for k in recep.children) if o is not item]
-        step = max(item.size[0], item.size[2]) + 0.01
-        for i, j in FREE_SPOT_STEPS:
-            spot = (float(np.clip(x + i * step, cx - mx, cx + mx)), float(np.clip(z + j * step, cz - mz, cz + mz)))
-            if not interpenetrates((spot[0] + dx, y, spot[1] + dz), item.size, placed):
-                x, z = spot
-                break
-        return (round(x + dx, 4), y, round(z + dz, 4))
+        x = float(np.clip(hx, cx - mx, cx + mx)) + dx
+        z = float(np.clip(hz, cz - mz, cz + mz)) + dz
+        return (round(x, 4), round(surface + item.size[1] / 2, 4), round(z, 4))
 
 
 def inside_spot(recep: SimObject | FixedObject, camera, surface: float, item_size,

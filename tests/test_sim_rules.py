@@ -65,23 +65,6 @@ def test_a_put_on_the_sink_lands_in_its_basin_under_the_tap():
     assert meta(sim, pot.object_id)["isFilledWithLiquid"] is True
 
 
-def test_two_things_put_in_one_place_do_not_interpenetrate():
-    """Two puts into the microwave from the same pose: the second lands beside the first, as
-    AI2-THOR puts a thing on a free spawn point, not inside what is there."""
-    from simulator.geometry import interpenetrates
-
-    sim = kitchen()
-    apple, potato = obj(sim, "Apple"), obj(sim, "Potato")
-    go_to(sim, MICROWAVE)
-    assert step(sim, "OpenObject", objectId=MICROWAVE).success
-    for thing in (apple, potato):
-        place(sim, thing.object_id, COUNTER)
-        sim.world.give_to(thing.object_id, FOLLOWER)
-        assert step(sim, "PutObject", objectId=thing.object_id, receptacleObjectId=MICROWAVE).success
-    assert meta(sim, potato.object_id)["parentReceptacles"] == [MICROWAVE]
-    assert not interpenetrates(potato.position, potato.size, [(apple.position, apple.size)])
-
-
 def test_closed_microwave_heats_and_cooks():
     sim = kitchen()
     potato = obj(sim, "Potato")

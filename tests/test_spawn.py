@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from simulator.geometry import CAMERA_HEIGHT, OVERLAP_TOLERANCE
+from simulator.geometry import CAMERA_HEIGHT
 from simulator.objects import encloses
-from simulator.spawn import random_start
+from simulator.spawn import CLEARANCE, random_start
 from simulator.start_state import build_world
 from simulator.targeting import INNER_FLOOR
 
@@ -20,7 +20,7 @@ def test_no_two_spawned_things_interpenetrate(scene):
         for i, a in enumerate(movables):
             for b in movables[i + 1:]:
                 assert not all(
-                    abs(a.position[k] - b.position[k]) < (a.size[k] + b.size[k]) / 2 - OVERLAP_TOLERANCE for k in range(3)
+                    abs(a.position[k] - b.position[k]) < (a.size[k] + b.size[k]) / 2 - CLEARANCE for k in range(3)
                 ), (a.object_id, b.object_id)
 
 
