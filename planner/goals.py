@@ -78,6 +78,12 @@ class Binder:
         return (not preferred, -met, untouched, not self.state.holds("present", key), not self.state.accessible(key),
                 self.state.distance(key), key)
 
+    def take(self, keys: list[str]) -> list[str]:
+        """Bind ``keys`` to roles of the goal (no other role gets them)."""
+        self.used.update(keys)
+        self.goal.keys.update(keys)
+        return keys
+
     def objects(self, kind: Callable[[str], bool], count: int, label: str,
                 conditions: Callable[[str], list[tuple[str, ...]]] = lambda k: [],
                 exclude: Callable[[str], bool] = lambda k: False) -> list[str]:
@@ -90,9 +96,7 @@ class Binder:
             if label in self.history.not_found:
                 raise GoalError(f"no {label} to be found: searched everywhere it could be", label)
             chosen += [self.state.add_unlocated(label, i) for i in range(count - len(chosen))]
-        self.used.update(chosen)
-        self.goal.keys.update(chosen)
-        return chosen
+        return self.take(chosen)
 
     def pieces(self, piece_type: str, count: int, conditions=lambda k: []) -> list[str]:
         """``count`` pieces of a sliceable type: existing ones first, then placeholders of
@@ -114,9 +118,7 @@ class Binder:
                 chosen += [p for p in self.state.add_pieces(w, count + taken) if p not in self.used][: count - len(chosen)]
             if len(chosen) < count:
                 raise GoalError(f"the goal needs {count} {piece_type}, only {len(chosen)} can be made", whole)
-        self.used.update(chosen)
-        self.goal.keys.update(chosen)
-        return chosen
+        return self.take(chosen)
 
     def receptacles(self, kind: Callable[[str], bool], label: str) -> list[str]:
         """Every receptacle of a kind (any of them will do); a placeholder if none is known."""
@@ -351,7 +353,7 @@ SUBGOAL_FACTS = {"OpenObject": "opened", "ToggleObjectOn": "on", "CleanObject": 
                  "CoolObject": "cold", "FillObject": "water", "PickupObject": "holding", "GotoLocation": "at"}
 
 
-def _subgoal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal] | None = None) -> list[str]:
+def _subgoal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
     """One step said in dialogue ("pick up the mug", "put it in the sink"); ``key`` (its
     index in the goal, and it) keys what it found when first planned (``History.put_baselines``)."""
     if not sub.object:
@@ -366,22 +368,18 @@ def _subgoal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal] | None = None) ->
         targets = b.receptacles(kind_of(sub.receptacle), sub.receptacle) if sub.action == "PutObject" else \
             b.objects(kind_of(sub.receptacle), 1, sub.receptacle)
         held = b.state.held if b.state.held and kind(b.state.types.get(b.state.held, "")) else None
-        # a put the Commander asks for is not done yet, though one may lie there already ("Place
-        # a slice of potato in the bowl." again after one was put there, or one that does not
-        # count): it holds once one more lies there than when it was first planned; until then it
-        # binds one not there (none other known: one is searched for)
+        # a put asked for holds once one more lies there than when it was first planned ("Place a
+        # slice of potato in the bowl." again after one was put there); until then it binds one
+        # not there (none other known: one is searched for)
         def there(k: str) -> bool:
             return sub.action == "PutObject" and bool(b.state.containers(k) & set(targets))
 
         count = sum(map(there, b.state.present(kind)))
-        tracked = sub.action == "PutObject" and key is not None
-        baseline = b.history.put_baselines.setdefault(key, count) if tracked else 0
+        baseline = b.history.put_baselines.setdefault(key, count) if sub.action == "PutObject" else 0
         if count > baseline:
             (obj,) = b.objects(kind, 1, sub.object, exclude=lambda k: not there(k))
         elif held:  # the one in hand is the one to put
-            obj = held
-            b.used.add(obj)
-            b.goal.keys.add(obj)
+            (obj,) = b.take([held])
         else:
             (obj,) = b.objects(kind, 1, sub.object, exclude=there)
         fact = "within" if sub.action == "PutObject" else "water"
