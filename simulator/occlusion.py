@@ -32,6 +32,7 @@ from simulator.render.types import RenderObject, RoomGeometry
 SCREEN_RAYS = True
 FIRST_POINTS = 6  # points tried per candidate in the first (cheap) round
 MAX_POINTS = 48  # at most this many sample points per object
+SUNK = 0.03  # m: a sample point this close inside another part's surface is not hidden by it
 _PART_CACHE: dict[tuple[RenderObject, tuple], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
@@ -173,8 +174,11 @@ def _first_hits(
     owner's. Rays aim at world points; with ``inside`` each point lies inside one of its
     owner's parts, so the ray is seen unless another part is met before the point. Exact
     tests run only where another part's screen rectangle covers the ray nearer than its
-    point; parts are tested as boxes. As in AI2-THOR, where receptacles' trigger volumes
-    do not block sight, an object's receptacle chain and what it holds do not hide it."""
+    point; parts are tested as boxes, except open-top tubes (a pot, a garbage can), which
+    are seen into. What lies on or in the owner does not hide it, and nor does a part the
+    point is sunk into by at most ``SUNK``. The owner's receptacle does hide it: its walls
+    are drawn, and a ray through them misses what they hold (the receptacle's hollow
+    inside is open to rays through its opening)."""
     cam = camera.to_camera(rays)
     depth = cam[:, 2]
     k = 0.5 / camera.tan_half_fov
@@ -183,32 +187,40 @@ def _first_hits(
     rect = occ.rect
     own = occ.owner[None, :] == ray_owner[:, None]
     parent = np.append(parts.parent, -1)  # the parent of -1 (a wall) is -1
-    up1 = parent[ray_owner]
-    kin = (  # the owner's receptacle (and its receptacle) and what lies on or in the owner
-        (occ.owner[None, :] == up1[:, None]) | (occ.owner[None, :] == parent[up1][:, None])
-        | (parent[occ.owner][None, :] == ray_owner[:, None])
-    )  # fmt: skip
+    held = parent[occ.owner][None, :] == ray_owner[:, None]  # what lies on or in the owner
     cover = (
         (occ.near[None, :] < depth[:, None])
         & (rect[None, :, 0] <= sx) & (sx <= rect[None, :, 2])
         & (rect[None, :, 1] <= sy) & (sy <= rect[None, :, 3])
-        & ~own & ~kin
+        & ~own & ~held
     )  # fmt: skip
     ray_i, col = np.nonzero(cover | own if not inside else cover)
     part_i = occ.index[col]
     d = np.einsum("kij,kj->ki", parts.inverse[part_i], rays[ray_i] - camera.position)
-    hit = entry(np.full(len(part_i), BOX), occ.eye[col], d)
+    hit = entry(parts.prim[part_i], occ.eye[col], d)
     hit[hit * depth[ray_i] < NEAR] = np.inf  # clipped by the near plane
     n = len(rays)
     t_other = np.full(n, np.inf)
     if inside:
+        hit[_sunk_into(parts, part_i, occ.eye[col] + d)] = np.inf
         np.minimum.at(t_other, ray_i, hit)
         return np.unique(ray_owner[t_other >= 1.0])
     mine = own[ray_i, col]
     t_own = np.full(n, np.inf)
     np.minimum.at(t_own, ray_i[mine], hit[mine])
     np.minimum.at(t_other, ray_i[~mine], hit[~mine])
-    return np.unique(ray_owner[np.isfinite(t_own) & (t_own < t_other)])
+    slack = SUNK / np.linalg.norm(rays - camera.position, axis=1)  # SUNK in ray parameter units
+    return np.unique(ray_owner[np.isfinite(t_own) & (t_own < t_other + slack)])
+
+
+def _sunk_into(parts: Parts, part_i: np.ndarray, local: np.ndarray) -> np.ndarray:
+    """Which points (each in its part's unit frame) lie inside that part's box no deeper
+    than ``SUNK`` below its surface: a point of an object sunk a little into what it rests
+    on or hangs against (a spoon in a drawer's floor, a poster in its wall), which the
+    drawn surfaces do not hide."""
+    scale = 1.0 / np.linalg.norm(parts.inverse[part_i], axis=2)  # the part's extents
+    depth = ((0.5 - np.abs(local)) * scale).min(axis=1)
+    return (depth >= 0.0) & (depth <= SUNK)
 
 
 def _in_frame(camera: Camera, points: np.ndarray) -> np.ndarray:
@@ -231,8 +243,10 @@ def _screen_rays(camera: Camera, parts: Parts, objects: Sequence[int]) -> tuple[
     sy = rect[:, None, 1] + (rect[:, None, 3] - rect[:, None, 1]) * _GRID[None, :, 1]
     t = camera.tan_half_fov
     right, up, forward = camera.axes()
-    local = np.stack([(2 * sx - 1) * t, (1 - 2 * sy) * t, np.ones_like(sx)], axis=-1).reshape(-1, 3)
-    points = camera.position + local @ np.stack([right, up, forward])
+    # each ray ends at the far side of its part, so that every part nearer than that is tested
+    far = (parts.box_center[index] - camera.position) @ forward + np.abs(parts.box_size[index]) @ np.abs(forward) / 2
+    local = np.stack([(2 * sx - 1) * t, (1 - 2 * sy) * t, np.ones_like(sx)], axis=-1) * far[:, None, None]
+    points = camera.position + local.reshape(-1, 3) @ np.stack([right, up, forward])
     return points, np.repeat(parts.owner[index], len(_GRID))
 
 

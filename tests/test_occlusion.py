@@ -71,3 +71,27 @@ def test_visibility_is_cached_per_pose_and_refreshed_on_change():
     assert world.visible_ids(FOLLOWER) == first
     world.move_to("Apple|test", (x, 1.0, z - 0.9))  # now behind the camera
     assert "Apple|test" not in world.visible_ids(FOLLOWER)
+
+
+def test_a_receptacles_walls_hide_what_it_holds_and_its_opening_shows_it():
+    world, agent = _world()
+    x, z = agent.x, agent.z
+    _place(world, "GarbageCan|test", "GarbageCan", (x, 0.45, z + 0.9), (0.3, 0.9, 0.3))
+    _place(world, "Apple|test", "Apple", (x, 0.06, z + 0.9), (0.1, 0.1, 0.1), parent="GarbageCan|test")
+    assert "Apple|test" not in world.visible_ids(FOLLOWER)  # the far side of a deep can's wall
+    world.remove("Apple|test")
+    world.remove("GarbageCan|test")
+    _place(world, "GarbageCan|test", "GarbageCan", (x, 0.15, z + 0.9), (0.5, 0.3, 0.5))
+    _place(world, "Apple|test", "Apple", (x, 0.06, z + 0.9), (0.1, 0.1, 0.1), parent="GarbageCan|test")
+    assert "Apple|test" in world.visible_ids(FOLLOWER)  # seen through a shallow can's opening
+
+
+def test_a_poster_hung_into_its_wall_is_seen():
+    world, agent = _world()
+    x, z = agent.x, agent.z
+    agent.horizon = 0.0
+    _place(world, "Box|board", "Box", (x, 1.5, z + 1.2), (1.0, 1.0, 0.2))
+    _place(world, "Painting|test", "Painting", (x, 1.5, z + 1.09), (0.5, 0.5, 0.04))
+    assert "Painting|test" in world.visible_ids(FOLLOWER)  # its back half inside the board
+    world.move_to("Painting|test", (x, 1.5, z + 1.2))
+    assert "Painting|test" not in world.visible_ids(FOLLOWER)  # deep inside: hidden
