@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
-from simulator.calibration.table import seat_fraction
+from simulator.calibration.table import seat_top
 from simulator.geometry import CAMERA_HEIGHT
 from simulator.object_types import can_contain, type_info
 from simulator.objects import encloses_type
@@ -50,7 +50,8 @@ def _spot(rng: random.Random, recep: FixedObject, size: Vec3) -> Vec3:
     mx, mz = max(sx / 2 - size[0] / 2 - 0.02, 0.0), max(sz / 2 - size[2] / 2 - 0.02, 0.0)
     x, z = cx + rng.uniform(-mx, mx), cz + rng.uniform(-mz, mz)
     if not encloses_type(recep.object_type):  # on its top, a sofa's or armchair's seat, a garbage can's bottom
-        y = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy
+        seat = seat_top(recep.object_type, cy - sy / 2, sy, recep.levels)
+        y = cy + sy / 2 if seat is None else seat
     else:
         y = min(recep.levels, key=lambda level: (abs(level - cy), level)) if recep.levels else cy - sy / 2 + INNER_FLOOR
         pose = recep.interaction_pose

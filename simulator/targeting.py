@@ -22,7 +22,7 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from simulator.calibration.table import seat_fraction
+from simulator.calibration.table import seat_top
 from simulator.geometry import box_distances, project_boxes
 from simulator.objects import SimObject, encloses, slide_offset
 from simulator.world import World
@@ -90,7 +90,8 @@ class Target:
             return max(abs(hx - cx) - sx / 2, 0.0) + max(abs(hz - cz) - sz / 2, 0.0)
 
         if not encloses(recep):  # on its top, a sofa's or armchair's seat, a garbage can's bottom
-            surface = cy - sy / 2 + (seat_fraction(recep.object_type) or 1.0) * sy
+            seat = seat_top(recep.object_type, cy - sy / 2, sy, recep.levels)
+            surface = cy + sy / 2 if seat is None else seat
         elif recep.levels:
             surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
         else:

@@ -258,3 +258,40 @@ def test_a_cabinets_floor_lies_under_its_lowest_shelf_when_that_is_below_its_box
     low = RenderObject("Cabinet|+00.00|+00.48|+00.00", "Cabinet", (0.0, 0.48, 0.0), (0.5, 0.5, 0.4), levels=(0.214,))
     tops = _box_tops(object_rows(low, (-3.0, 3.0, -3.0, 3.0)))
     assert 0.214 in tops and 0.23 not in tops  # where its things rest, not sunk into it
+
+
+def test_each_sofa_gets_its_own_seat_below_what_lies_on_its_arms_and_it_is_drawn_there():
+    from simulator.calibration.supports import fit_seats
+    from simulator.calibration.table import seat_top
+
+    built = {f"Sofa|+0{3 * i}.00|+00.00|+00.00": {"type": "Sofa", "position": [3.0 * i, 0.45, 0.0], "size": [1.8, 0.9, 0.9]}
+             for i in range(2)}
+    seat_y = {0: 0.25, 1: 0.5}  # two assets: a low seat and a high one
+    bottoms = {"FloorPlanX": [(3.0 * i + dx, seat_y[i] + dy, 0.0) for i in range(2)
+                              for dx, dy in ((0.1, 0.0), (-0.2, 0.01), (0.3, 0.0), (0.5, 0.005))]
+               + [(0.8, 0.62, 0.0), (-0.8, 0.625, 0.0)]}  # remotes on the low sofa's arms
+    fixedfit_boxes = fixedfit.builder_boxes
+    try:
+        fixedfit.builder_boxes = lambda plan: built
+        fixed: dict = {}
+        assert fit_seats(fixed, bottoms) == 2
+    finally:
+        fixedfit.builder_boxes = fixedfit_boxes
+    levels = {oid: entry["levels"] for oid, entry in fixed["FloorPlanX"].items()}
+    assert levels["Sofa|+00.00|+00.00|+00.00"] == [pytest.approx(0.25, abs=0.002)]
+    assert levels["Sofa|+03.00|+00.00|+00.00"] == [pytest.approx(0.5, abs=0.002)]
+    assert seat_top("Sofa", 0.0, 0.9, (0.25,)) == 0.25  # the instance's own seat, not the type's
+    assert seat_top("Sofa", 0.0, 0.9) == pytest.approx(0.9 * seat_fraction_of("Sofa"))
+
+    sofa = RenderObject("Sofa|+00.00|+00.00|+00.00", "Sofa", (0.0, 0.45, 0.0), (1.8, 0.9, 0.9), levels=(0.25,))
+    boxes = object_rows(sofa, (-5.0, 5.0, -5.0, 5.0))[BOX]
+    tops = [float(r[7] + 0.5 * np.abs(r[4:7]).sum()) for r in boxes]
+    assert min(abs(top - 0.25) for top in tops) < 1e-4  # the seat's top at the instance's seat
+
+
+def seat_fraction_of(object_type: str) -> float:
+    from simulator.calibration.table import seat_fraction
+
+    fraction = seat_fraction(object_type)
+    assert fraction is not None
+    return fraction

@@ -117,3 +117,22 @@ def test_a_pedestal_sinks_basin_has_its_rim_where_the_rays_pass_over_its_foot():
     groups = {("FloorPlanX", "Sink|+00.00|+00.00|+00.35|SinkBasin"): views}
     assert 0.0 < PEDESTAL and pedestal_rim(groups, height, fov) == pytest.approx(rim, abs=0.05)
     assert pedestal_rim({("FloorPlanX", "Sink|+00.00|+00.90|+00.35|SinkBasin"): views}, height, fov) is None
+
+
+def test_a_bathtub_and_its_basin_move_whole_to_where_things_rest_in_them(monkeypatch):
+    from simulator.calibration import fixedfit
+    from simulator.calibration.basins import TUB_FLOOR, fit_tubs, type_floors
+    from simulator.calibration.observations import id_position
+
+    tub = "Bathtub|+00.00|+00.53|+00.00"  # the pivot says 0.53; things rest at 0.05
+    built = {tub: {"type": "Bathtub", "position": [0.0, 0.83, 0.0], "size": [1.6, 0.6, 0.8]},
+             f"{tub}|BathtubBasin": {"type": "BathtubBasin", "position": [0.0, 0.53, 0.0], "size": [1.4, 0.4, 0.6]}}
+    monkeypatch.setattr(fixedfit, "builder_boxes", lambda plan: built)
+    resting = [(0.1, 0.05, 0.0), (-0.3, 0.052, 0.1), (0.4, 0.05, -0.1), (0.6, 0.58, 0.25), (0.55, 0.58, 0.2)]
+    fixed: dict = {}
+    assert fit_tubs(fixed, {"FloorPlanX": resting}) == 2
+    for oid, entry in fixed["FloorPlanX"].items():
+        bottom = id_position(oid)[1] + entry["offset"][1] - entry["size"][1] / 2
+        assert bottom + TUB_FLOOR == pytest.approx(0.05, abs=0.002)  # not the soap on the rim
+        assert entry["size"] == built[oid]["size"]
+    assert type_floors(fixed) == {}  # one fitted tub is too few for a type's floor

@@ -11,6 +11,12 @@ view's opening is the footprint of the cuts, the basin's the median over its vie
 box hangs the builder's depth below the rim, or down to where the recorded things in it
 rest if that is deeper (``deepen_basins``). The counter and the sink it is set in are
 drawn cut open over it (``simulator.render.world_view.basin_holes``).
+
+A bathtub's pivot says nothing about its height (recorded from -0.72 to 0.67 m), and the
+builder's rule (the pivot at its bottom) floated most tubs, with their floors, over the
+things AI2-THOR shows lying in them. A tub and its basin are moved up or down whole so that
+their floors lie where those things rest (``fit_tubs``); tubs in floor plans without data
+get the type's median floor height (``type_floors``).
 """
 
 from __future__ import annotations
@@ -25,12 +31,14 @@ from simulator.calibration.fixedfit import (
     fixed_views,
 )
 from simulator.calibration.observations import id_position
-from simulator.calibration.supports import LEVEL_QUANTILE, within
+from simulator.calibration.supports import LEVEL_QUANTILE, _boxes, _entry, seat_level, within
 
 BASIN_TYPES = frozenset({"SinkBasin"})
 PEDESTAL = 0.3  # metres: a basin whose pivot is this low is a pedestal sink's (its pivot is the foot)
 SPAN = (0.15, 1.2)  # metres: an opening narrower or wider than this is a view gone astray
 MAX_DEPTH = 0.4  # metres below the rim that things in a basin may rest
+TUB_FLOOR = 0.02  # metres: the drawn floor of a tub and of its basin (simulator.render.fixtures)
+MIN_TUB_POINTS = 3
 
 
 def _edge_pixels(bbox) -> np.ndarray:
@@ -132,3 +140,69 @@ def deepen_basins(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -
                 entry["offset"][1] = round((rim + floor) / 2 - rim, 4)
                 count += 1
     return count
+
+
+def tub_floor(ys: np.ndarray) -> float:
+    """Where things rest in a tub: its lowest band of resting bottoms holding a good share
+    of them (soap and candles on the rim lie above), at the band's low end."""
+    return seat_level(ys)
+
+
+def fit_tubs(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
+    """Move every bathtub and bathtub basin with things recorded in it (over the basin's
+    footprint, or the tub's if it has no basin) up or down whole, so that its drawn floor
+    lies at ``tub_floor`` of them; a tub and its basin move together. Returns how many."""
+    count = 0
+    for plan in sorted(bottoms):
+        points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
+        entries = fixed.setdefault(plan, {})
+        boxes = _boxes(plan, entries)
+        for oid, (kind, centre, size) in sorted(boxes.items()):
+            if kind != "Bathtub":
+                continue
+            basin = boxes.get(f"{oid}|BathtubBasin")
+            over_c, over_s = (basin[1], basin[2]) if basin is not None else (centre, size)
+            ys = points[within(points, over_c, over_s, axes=(0, 2)), 1]
+            if len(ys) < MIN_TUB_POINTS:
+                continue
+            floor = tub_floor(ys)
+            for part in (oid, f"{oid}|BathtubBasin"):
+                if part not in boxes:
+                    continue
+                _, c, sz = boxes[part]
+                entry = _entry(entries, part, c, sz)
+                entry["offset"][1] = round(floor - TUB_FLOOR + float(sz[1]) / 2 - id_position(part)[1], 4)
+                entry["floor"] = round(floor, 4)
+                count += 1
+    return count
+
+
+def type_floors(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]]:
+    """{'Bathtub': {'floor' (the median height, metres, of the fitted tubs' floors),
+    'instances', 'error', 'builder_error'}} for the tubs and basins fitted on nothing (one
+    floor for both, which move together): kept if that median predicts a held-out tub's
+    floor better (leave one out, median absolute error) than the builder's box does."""
+    from simulator.calibration import fixedfit
+
+    floors: dict[str, list[float]] = {}
+    builder: dict[str, list[float]] = {}
+    for plan, entries in sorted(fixed.items()):
+        built = fixedfit.builder_boxes(plan)
+        for oid, entry in sorted(entries.items()):
+            b = built.get(oid)
+            if b is None or b["type"] != "Bathtub" or "floor" not in entry:
+                continue
+            floor = entry["floor"]
+            floors.setdefault(b["type"], []).append(floor)
+            builder.setdefault(b["type"], []).append(b["position"][1] - b["size"][1] / 2 + TUB_FLOOR - floor)
+    out = {}
+    for kind, values in sorted(floors.items()):
+        v = np.array(values)
+        if len(v) < 5:
+            continue
+        loo = np.median([abs(v[i] - np.median(np.delete(v, i))) for i in range(len(v))])
+        error = np.median(np.abs(builder[kind]))
+        if loo < error:
+            out[kind] = {"floor": round(float(np.median(v)), 4), "instances": len(v),
+                         "error": round(float(loo), 4), "builder_error": round(float(error), 4)}
+    return out

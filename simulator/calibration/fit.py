@@ -27,13 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from simulator.calibration.basins import deepen_basins, fit_basins
+from simulator.calibration.basins import deepen_basins, fit_basins, fit_tubs, type_floors
 from simulator.calibration.boxfit import Views, fit_box, shape_points
 from simulator.calibration.faucets import fit_faucets
 from simulator.calibration.fixedfit import choose_boxes, fit_fixed, fixed_views
 from simulator.calibration.slicefit import fit_slices
 from simulator.calibration.supports import (
     fit_levels,
+    fit_seats,
     fit_supports,
     resting_bottoms,
     seat_heights,
@@ -178,15 +179,18 @@ def main(argv: list[str] | None = None) -> int:
     basins = fit_basins(observations, fixed, CAMERA_HEIGHT, camera["field_of_view"])
     bottoms = resting_bottoms(load_trajectories(args.trajectories), types, assets)
     deepen_basins(fixed, bottoms)
+    tubs = fit_tubs(fixed, bottoms)
     moved = fit_supports(fixed, bottoms)
     shelved = fit_levels(fixed, bottoms)
+    seated = fit_seats(fixed, bottoms)
     surface_tops = type_tops(fixed)
     shelves = type_levels(fixed)
     seats = seat_heights(fixed, bottoms)
+    tub_floors = type_floors(fixed)
     faucets = fit_faucets(observations, CAMERA_HEIGHT, camera["field_of_view"])
     print(f"faucets: {json.dumps(faucets)}", file=sys.stderr)
     print(f"fixed: {fitted} instances fitted in {fitted_plans} floor plans ({kept}); {basins} basins from their rims; "
-          f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves; "
+          f"{moved} surface tops moved to what rests on them; {shelved} fridges and cabinets with shelves; {seated} sofas and armchairs with seats; {tubs} bathtubs and their basins moved to their floors (type floors: {json.dumps(tub_floors)}); "
           f"type tops for floor plans without data: {sorted(surface_tops)}, type shelves: {sorted(shelves)}; seats: {json.dumps(seats)}",
           file=sys.stderr)
     table = {
@@ -200,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         "surface_tops": surface_tops,
         "type_levels": shelves,
         "seats": seats,
+        "tub_floors": tub_floors,
         "slices": slices,
         "faucets": faucets,
     }

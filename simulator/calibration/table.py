@@ -60,6 +60,13 @@ def type_top(object_type: str) -> float | None:
     return None if entry is None else float(entry["top"])
 
 
+def type_floor(object_type: str) -> float | None:
+    """Where things rest in a bathtub (or its basin) fitted on nothing: the type's median
+    floor height, metres (``simulator.calibration.basins.type_floors``); None: not fitted."""
+    entry = _table().get("tub_floors", {}).get("Bathtub") if object_type in ("Bathtub", "BathtubBasin") else None
+    return None if entry is None else float(entry["floor"])
+
+
 def type_levels(object_type: str, bottom: float) -> tuple[float, ...]:
     """The shelf (absolute height, metres) of a fridge, cabinet or microwave with no recorded
     contents whose box's bottom is at ``bottom``: its level group's fitted height above the
@@ -76,6 +83,17 @@ def seat_fraction(object_type: str) -> float | None:
     seat_heights``); None: not fitted."""
     entry = _table().get("seats", {}).get(object_type)
     return None if entry is None else float(entry["seat"])
+
+
+def seat_top(object_type: str, bottom: float, height: float, levels: tuple[float, ...] = ()) -> float | None:
+    """The height (metres) where things rest on a sofa's or armchair's seat (in a garbage
+    can: on its bottom) whose box starts at ``bottom``: the instance's own seat where things
+    were recorded on it (its one ``levels`` entry, ``supports.fit_seats``), else the type's
+    fraction of the box ``height``; None: not a seated type, or not fitted."""
+    if levels and object_type in ("ArmChair", "Sofa"):
+        return float(levels[0])
+    fraction = seat_fraction(object_type)
+    return None if fraction is None else bottom + fraction * height
 
 
 def fixed_levels(floor_plan: str, object_id: str) -> tuple[float, ...]:

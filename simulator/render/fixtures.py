@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.calibration.table import seat_fraction
+from simulator.calibration.table import seat_top
 from simulator.objects import DRAWER_SLIDE
 
 from .meshes import BOX, CYLINDER, SPHERE, TUBE
@@ -170,9 +170,11 @@ def _counter(k: Kit) -> None:
     k.add(BOX, (0, -top / 2, -0.03), (k.W * 0.98, k.H - top, k.D - 0.06), body, WOOD)
 
 
-def _tray(k: Kit, th: float, inside) -> None:
-    """An open-top box: bottom and four walls (for basins, sinks, tubs)."""
-    k.add(BOX, (0, -k.H / 2 + th / 2, 0), (k.W, th, k.D), inside)
+def _tray(k: Kit, th: float, inside, floor: float | None = None) -> None:
+    """An open-top box: bottom (``floor`` thick, else ``th``) and four walls ``th`` thick
+    (for basins, sinks, tubs)."""
+    floor = th if floor is None else floor
+    k.add(BOX, (0, -k.H / 2 + floor / 2, 0), (k.W, floor, k.D), inside)
     for side in (-1, 1):
         k.add(BOX, (side * (k.W - th) / 2, 0, 0), (th, k.H, k.D))
         k.add(BOX, (0, 0, side * (k.D - th) / 2), (k.W - 2 * th, k.H, th))
@@ -191,7 +193,8 @@ def _basin(k: Kit) -> None:
 
 
 def _bathtub(k: Kit) -> None:
-    _tray(k, min(0.08, 0.15 * k.W, 0.15 * k.D), shade(k.body, 0.85))
+    # a thin floor: things rest 2 cm above the box's bottom (simulator.calibration.basins)
+    _tray(k, min(0.08, 0.15 * k.W, 0.15 * k.D), shade(k.body, 0.85), floor=0.02)
 
 
 def _coffee(k: Kit) -> None:
@@ -248,8 +251,10 @@ def _chair(k: Kit) -> None:
 
 
 def _sofa(k: Kit) -> None:
-    # the seat's top where AI2-THOR's things rest on it (fitted per type), else 0.6 of the height
-    seat = seat_fraction(k.obj.object_type) or 0.6
+    # the seat's top where AI2-THOR's things rest on it (fitted per instance or type), else 0.6 of the height
+    bottom = k.center[1] - k.H / 2
+    top = seat_top(k.obj.object_type, bottom, k.H, k.obj.levels)
+    seat = 0.6 if top is None else min(max((top - bottom) / k.H, 0.05), 1.0)
     k.add(BOX, (0, (seat - 1) * k.H / 2, 0.05 * k.D), (k.W, seat * k.H, 0.9 * k.D))
     k.add(BOX, (0, 0.1 * k.H, -0.4 * k.D), (k.W, 0.8 * k.H, 0.2 * k.D), shade(k.body, 0.9))
     for side in (-1, 1):

@@ -125,10 +125,15 @@ def _canonical(name: str | int) -> str:
 
 def _with_type_top(built: dict) -> tuple[list[float], list[float]]:
     """The builder's box of an instance fitted on nothing, with its top moved to its type's
-    calibrated top height where there is one (its bottom stays)."""
-    from simulator.calibration.table import type_top
+    calibrated top height where there is one (its bottom stays), or, for a bathtub, moved
+    whole so that its floor lies at its type's calibrated floor height."""
+    from simulator.calibration.basins import TUB_FLOOR
+    from simulator.calibration.table import type_floor, type_top
 
     (x, y, z), (sx, sy, sz) = built["position"], built["size"]
+    floor = type_floor(built["type"])
+    if floor is not None:
+        return [x, floor - TUB_FLOOR + sy / 2, z], [sx, sy, sz]
     top = type_top(built["type"])
     bottom = y - sy / 2
     if top is None or top <= bottom + 0.05:
