@@ -44,7 +44,7 @@ def test_the_kitchen_cuts_its_counters_and_sinks_where_the_basin_is():
                                                    for h in hs)]
     assert cut and all(world.objects[oid].object_type in ("CounterTop", "Sink") for oid in cut)
     drawn = {o.object_id: o for o in render_objects(world)}
-    assert all(drawn[oid].holes == holes[oid] for oid in cut)
+    assert all(drawn[oid].holes[: len(holes[oid])] == holes[oid] for oid in cut)  # then the agent's places
 
 
 def test_a_basin_opening_is_recovered_where_its_mask_edges_meet_the_rim_plane():
@@ -97,7 +97,7 @@ def test_the_kitchen_cuts_its_counters_over_the_cabinets_below_them():
     cuts = counter_cuts(world)
     assert cuts and all(world.objects[oid].object_type == "CounterTop" for oid in cuts)
     drawn = {o.object_id: o for o in render_objects(world)}
-    assert all(drawn[oid].body_holes == cuts[oid] for oid in cuts)
+    assert all(drawn[oid].body_holes[: len(cuts[oid])] == cuts[oid] for oid in cuts)  # then the agent's places
 
 
 def test_a_pedestal_sinks_basin_has_its_rim_where_the_rays_pass_over_its_foot():
@@ -136,3 +136,20 @@ def test_a_bathtub_and_its_basin_move_whole_to_where_things_rest_in_them(monkeyp
         assert bottom + TUB_FLOOR == pytest.approx(0.05, abs=0.002)  # not the soap on the rim
         assert entry["size"] == built[oid]["size"]
     assert type_floors(fixed) == {}  # one fitted tub is too few for a type's floor
+
+
+def test_a_counter_is_cut_where_the_agent_can_stand():
+    from types import SimpleNamespace
+
+    from simulator.render.world_view import standing_cuts
+
+    counter = SimpleNamespace(object_id="CounterTop|a", object_type="CounterTop", position=(0.0, 0.9, 0.0),
+                              size=(2.0, 0.05, 2.0))  # an L's box: its inner corner is floor
+    world = SimpleNamespace(objects={"CounterTop|a": counter},
+                            scene=SimpleNamespace(recorded_reachable=frozenset({(3, 3), (10, 10)})))
+    cuts = standing_cuts(world)["CounterTop|a"]
+    assert cuts == ((0.55, 0.95, 0.55, 0.95),)  # the cell at (0.75, 0.75), 0.2 around it, clipped to the box
+    rows = object_rows(RenderObject("CounterTop|a", "CounterTop", (0.0, 0.45, 0.0), (2.0, 0.9, 2.0), holes=cuts,
+                                    body_holes=cuts), (-5.0, 5.0, -5.0, 5.0))
+    centres = np.concatenate(list(rows.values()))[:, [3, 11]]  # x and z of every part's centre
+    assert not any(0.55 < x < 0.95 and 0.55 < z < 0.95 for x, z in centres)

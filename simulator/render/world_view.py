@@ -11,6 +11,8 @@ duck typing and imports nothing from it at import time.
 
 from __future__ import annotations
 
+import functools
+
 from typing import TYPE_CHECKING, Any
 
 from .types import CameraPose, Frames, RenderObject, RoomGeometry
@@ -110,12 +112,44 @@ def counter_cuts(world: World) -> dict[str, tuple[tuple[float, float, float, flo
     return out
 
 
+def standing_cuts(world: World) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
+    """objectId of a counter top -> the squares of AI2-THOR's agent radius around the places
+    its agent could stand (the floor plan's recorded reachable positions) that overlap it,
+    clipped to it. AI2-THOR finds those places by casting the agent's capsule, so no counter
+    reaches into them at any height; our counters are boxes, and an L-shaped one's box
+    covers the floor in its inner corner, hiding what lies in front of the cabinets there."""
+    counters = tuple((o.object_id, o.position, o.size) for o in world.objects.values() if o.object_type == "CounterTop")
+    return _standing_cuts(world.scene.recorded_reachable, counters) if counters else {}
+
+
+@functools.lru_cache(maxsize=64)
+def _standing_cuts(reachable: frozenset, counters: tuple) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
+    from simulator.scenes import cell_center
+    from simulator.scenes.layout import AGENT_RADIUS
+
+    from .fixtures import footprint, overlap
+
+    r = AGENT_RADIUS
+    spots = [cell_center(c) for c in sorted(reachable)]
+    out = {}
+    for oid, position, size in counters:
+        own = footprint(position, size)
+        cuts = [cut for x, z in spots if (cut := overlap(own, (x - r, x + r, z - r, z + r))) is not None]
+        if cuts:
+            out[oid] = tuple(sorted(tuple(round(v, 4) for v in cut) for cut in cuts))
+    return out
+
+
 def render_objects(world: World) -> tuple[RenderObject, ...]:
     """One ``RenderObject`` per world object, in ``world.objects`` order (instance k is the
     k-th of them, 1-based). Hidden: inside a closed enclosing receptacle, or held. Counters
     and sinks have the basins set in them cut out of their tops (``basin_holes``), counters
-    the cabinets and drawers under them out of their bodies (``counter_cuts``)."""
+    the cabinets and drawers under them out of their bodies (``counter_cuts``) and the
+    places the agent stands out of both (``standing_cuts``)."""
     holes, cuts = basin_holes(world), counter_cuts(world)
+    for oid, more in standing_cuts(world).items():
+        holes[oid] = holes.get(oid, ()) + more
+        cuts[oid] = cuts.get(oid, ()) + more
     out = []
     for oid, o in world.objects.items():
         out.append(
