@@ -115,7 +115,7 @@ def inside_spot(recep: SimObject | FixedObject, camera, surface: float, item_siz
     the open front just enough that the agent sees it: below the eye, that the shelf above
     (or the receptacle's top) does not hide its top (the expert saw what it took out again
     from where it put it in); above the eye (a wall cabinet, a microwave over the stove),
-    that the shelf's front edge does not hide its front face."""
+    at the front."""
     (cx, _, cz), (sx, _, sz) = recep.position, recep.size
     height = item_size[1]
     dx, dz = camera.x - cx, camera.z - cz
@@ -134,11 +134,10 @@ def inside_spot(recep: SimObject | FixedObject, camera, surface: float, item_siz
         reach = run * (ceiling - top) / (camera.y - ceiling)
         depth = max(0.0, min(half, half - reach))
     elif surface > camera.y:
-        # from below, the ray eye -> the front face's top clears the shelf's front edge if
-        # the face lies within run * height / (shelf height - eye height) of the front
-        reach = run * height / (surface - camera.y)
-        fits = max(half - (item_size[0] if axis == 0 else item_size[2]) / 2 - INNER_FLOOR, 0.0)
-        depth = max(0.0, min(fits, half - reach))
+        # from below, the shelf's front edge hides all but what lies at the front (a slice
+        # placed just far enough forward for the putting pose was hidden from every pose
+        # the agent could pick it up from): as far forward as it fits
+        depth = max(half - (item_size[0] if axis == 0 else item_size[2]) / 2 - INNER_FLOOR, 0.0)
     # across the front: as far as the object fits inside the walls
     ax, az = (camera.x, camera.z) if at is None else at
     if axis == 0:

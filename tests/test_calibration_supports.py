@@ -90,7 +90,9 @@ def test_a_put_deep_under_a_shelf_comes_forward_until_the_agent_can_see_its_top(
         x, y, z = 0.0, 1.576, -0.6
 
     fridge = SimObject("Fridge|+00.00|+00.00|+00.00", "Fridge", (0.0, 0.9, 0.0), (0.7, 1.8, 0.7), fixed=True)
-    assert inside_spot(fridge, Eye, 1.6, (0.1, 0.1, 0.1)) == pytest.approx((0.0, 0.0))  # above nothing: the centre
+    assert inside_spot(fridge, Eye, 1.2, (0.1, 0.1, 0.1)) == pytest.approx((0.0, 0.0))  # nothing above: the centre
+    # above the eye the shelf's front edge hides all but its front: as far forward as it fits
+    assert inside_spot(fridge, Eye, 1.6, (0.1, 0.1, 0.1)) == pytest.approx((0.0, -(0.35 - 0.05 - INNER_FLOOR)))
     fridge.levels = (0.5, 0.9)
     x, z = inside_spot(fridge, Eye, 0.5, (0.1, 0.1, 0.1))
     assert x == 0.0 and -0.35 <= z < 0.0  # came forward
@@ -144,10 +146,10 @@ def test_a_put_into_an_enclosure_lands_across_its_front_in_line_with_the_agent()
         x, y, z = 0.2, 1.576, -0.9
 
     fridge = SimObject("Fridge|+00.00|+00.00|+00.00", "Fridge", (0.0, 0.9, 0.0), (0.7, 1.8, 0.7), fixed=True)
-    x, z = inside_spot(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
+    x, z = inside_spot(fridge, Eye, 1.2, (0.1, 0.1, 0.1))
     assert (x, z) == pytest.approx((0.2, 0.0))  # in line with the agent, at the centre in depth
     Eye.x = 0.5  # further right than the walls: as far as it fits inside them
-    x, _ = inside_spot(fridge, Eye, 1.6, (0.1, 0.1, 0.1))
+    x, _ = inside_spot(fridge, Eye, 1.2, (0.1, 0.1, 0.1))
     assert x == pytest.approx(0.35 - 0.05 - INNER_FLOOR)
 
 

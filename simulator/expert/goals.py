@@ -36,6 +36,10 @@ class TeachGoal:
     def done(self, world: World) -> bool:
         return bool(progress_check(world, self.task)["success"])
 
+    def satisfied(self, world: World) -> int:
+        """How many of the task's goal conditions hold."""
+        return int(progress_check(world, self.task)["goal_conditions_satisfied"])
+
 
 @dataclass(frozen=True)
 class AlfredGoal:
@@ -44,6 +48,10 @@ class AlfredGoal:
 
     def done(self, world: World) -> bool:
         return goal_progress(world, self.task_type, self.pddl_params).success
+
+    def satisfied(self, world: World) -> int:
+        """How many of ALFRED's goal conditions hold."""
+        return goal_progress(world, self.task_type, self.pddl_params).satisfied
 
     def keys(self, world: World) -> list[ProblemKey]:
         if self.done(world):

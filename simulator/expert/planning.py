@@ -4,7 +4,10 @@
 simulator (TEACh action names and click targets), cuts it into chunks that end at an
 interaction, and hands them out one by one. Before each chunk it checks that the real
 world is in the state the plan expected; if not (a failed or different action), it
-replans. Used by the teach-lowlevel Commander (which utters chunks) and the oracle
+replans. When the key's object cannot be worked on at all (no pose sees it: a slice buried
+under others) and the same fix on another instance of its type raises the number of goal
+conditions met (any two slices of a potato may be the cooked ones), that instance is
+worked on instead. Used by the teach-lowlevel Commander (which utters chunks) and the oracle
 planner of the modular Follower (which executes them).
 """
 
@@ -15,9 +18,11 @@ from typing import Any
 
 from simulator.expert.actor import TEACH_NAMES, SkillFailed
 from simulator.expert.solver import TaskExpert
+from simulator.expert.solver_keys import ProblemKey
 from simulator.sim import Simulator
 
 MOTIONS = {TEACH_NAMES[a] for a in ("MoveAhead", "RotateLeft", "RotateRight", "LookUp", "LookDown")}
+MAX_SUBSTITUTES = 6  # other instances tried, nearest the Follower first
 
 Chunk = list[tuple[str, dict[str, Any]]]
 
@@ -43,18 +48,20 @@ class KeyPlanner:
             self.chunks = list(self._whole_plan)
             return
         self._planned_from = here
-        fork = self.copy()
-        expert = TaskExpert(fork, self.goal)
-        expert.actor.vocabulary = "teach"
-        expert.actor.trace_states = True
         self.chunks, self._whole_plan = [], []
-        keys = expert.goal.keys(fork.world)
+        expert = self._expert()
+        keys = expert.goal.keys(expert.world)
         if not keys:
             return
-        try:
-            expert.fix(keys[0])
-        except SkillFailed as exc:
-            self.last_failure = str(exc)  # keep what was planned before the failure, if anything
+        failure = self._fix(expert, keys[0])
+        if failure is not None and not expert.actor.actions:  # nothing done: the fork is unchanged
+            before = expert.goal.satisfied(expert.world)
+            for other in self._substitutes(keys[0]):
+                trial = self._expert()
+                if self._fix(trial, other) is None and trial.goal.satisfied(trial.world) > before:
+                    expert, failure = trial, None
+                    break
+        self.last_failure = failure  # keep what was planned before a failure, if anything
         actions, states = expert.actor.actions, expert.actor.states
         start = 0
         for i, (name, _) in enumerate(actions):
@@ -62,6 +69,37 @@ class KeyPlanner:
                 self.chunks.append((actions[start: i + 1], states[i]))
                 start = i + 1
         self._whole_plan = list(self.chunks)
+
+    def _expert(self) -> TaskExpert:
+        """An expert working in a new fork, speaking TEACh's action names."""
+        expert = TaskExpert(self.copy(), self.goal)
+        expert.actor.vocabulary = "teach"
+        expert.actor.trace_states = True
+        return expert
+
+    @staticmethod
+    def _fix(expert: TaskExpert, key: ProblemKey) -> str | None:
+        """Fix ``key`` in the expert's fork; why it failed (None: it did not)."""
+        try:
+            expert.fix(key)
+        except SkillFailed as exc:
+            return str(exc)
+        return None
+
+    def _substitutes(self, key: ProblemKey) -> list[ProblemKey]:
+        """The key on the other instances of its object's type, nearest the Follower first."""
+        from dataclasses import replace
+
+        from simulator.sim import FOLLOWER
+
+        world = self.sim.world
+        kind = world.objects[key.object_id].object_type if key.object_id in world.objects else None
+        agent = world.agents[FOLLOWER]
+        others = sorted(
+            (o for oid, o in world.objects.items() if o.object_type == kind and oid != key.object_id),
+            key=lambda o: ((o.position[0] - agent.x) ** 2 + (o.position[2] - agent.z) ** 2, o.object_id),
+        )
+        return [replace(key, object_id=o.object_id) for o in others[:MAX_SUBSTITUTES]]
 
     def next_chunk(self) -> Chunk:
         """The next piece of the plan (empty if there is nothing to do or no way to do it)."""
