@@ -31,7 +31,7 @@ from simulator.calibration.fixedfit import (
     fixed_views,
 )
 from simulator.calibration.observations import id_position
-from simulator.calibration.supports import LEVEL_QUANTILE, _boxes, _entry, seat_level, within
+from simulator.calibration.supports import LEVEL_QUANTILE, _boxes, _entry, held_out_median, seat_level, within
 
 BASIN_TYPES = frozenset({"SinkBasin"})
 PEDESTAL = 0.3  # metres: a basin whose pivot is this low is a pedestal sink's (its pivot is the foot)
@@ -195,14 +195,5 @@ def type_floors(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]
             floor = entry["floor"]
             floors.setdefault(b["type"], []).append(floor)
             builder.setdefault(b["type"], []).append(b["position"][1] - b["size"][1] / 2 + TUB_FLOOR - floor)
-    out = {}
-    for kind, values in sorted(floors.items()):
-        v = np.array(values)
-        if len(v) < 5:
-            continue
-        loo = np.median([abs(v[i] - np.median(np.delete(v, i))) for i in range(len(v))])
-        error = np.median(np.abs(builder[kind]))
-        if loo < error:
-            out[kind] = {"floor": round(float(np.median(v)), 4), "instances": len(v),
-                         "error": round(float(loo), 4), "builder_error": round(float(error), 4)}
-    return out
+    fits = {kind: held_out_median("floor", v, builder[kind]) for kind, v in sorted(floors.items())}
+    return {kind: fit for kind, fit in fits.items() if fit is not None}

@@ -217,6 +217,22 @@ def fit_levels(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> i
     return count
 
 
+def held_out_median(name: str, fitted, builder_errors) -> dict[str, float] | None:
+    """{``name``: the median of the ``fitted`` values, 'instances', 'error' (leave one out:
+    the median absolute error of the others' median), 'builder_error' (the median of the
+    scene builder's ``builder_errors``)} if there are at least 5 and the median predicts a
+    held-out instance better than the builder does, else None."""
+    v = np.asarray(fitted, dtype=float)
+    if len(v) < 5:
+        return None
+    loo = np.median([abs(v[i] - np.median(np.delete(v, i))) for i in range(len(v))])
+    builder = np.median(np.abs(np.asarray(builder_errors, dtype=float)))
+    if loo >= builder:
+        return None
+    return {name: round(float(np.median(v)), 4), "instances": len(v),
+            "error": round(float(loo), 4), "builder_error": round(float(builder), 4)}
+
+
 WALL_BOTTOM = 1.0  # metres: an enclosure whose box starts above a counter top hangs on the wall
 
 
@@ -245,17 +261,8 @@ def type_levels(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]
             b = built[oid]
             bottom = b["position"][1] - b["size"][1] / 2
             lowest[level_group(b["type"], bottom)].append(min(entry["levels"]) - bottom)
-    out = {}
-    for group, values in sorted(lowest.items()):
-        v = np.array(values)
-        if len(v) < 5:
-            continue
-        loo = np.median([abs(v[i] - np.median(np.delete(v, i))) for i in range(len(v))])
-        builder = np.median(np.abs(v))
-        if loo < builder:
-            out[group] = {"above_bottom": round(float(np.median(v)), 4), "instances": len(v),
-                          "error": round(float(loo), 4), "builder_error": round(float(builder), 4)}
-    return out
+    fits = {group: held_out_median("above_bottom", v, v) for group, v in sorted(lowest.items())}
+    return {group: fit for group, fit in fits.items() if fit is not None}
 
 
 def type_tops(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]]:
@@ -273,17 +280,9 @@ def type_tops(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]]:
             y = id_position(oid)[1]
             b = built[oid]
             tops[b["type"]].append((y + entry["offset"][1] + entry["size"][1] / 2, b["position"][1] + b["size"][1] / 2))
-    out = {}
-    for kind, pairs in sorted(tops.items()):
-        fitted = np.array([p[0] for p in pairs])
-        if len(fitted) < 5:
-            continue
-        loo = np.median([abs(fitted[i] - np.median(np.delete(fitted, i))) for i in range(len(fitted))])
-        builder = np.median([abs(t - b) for t, b in pairs])
-        if loo < builder:
-            out[kind] = {"top": round(float(np.median(fitted)), 4), "instances": len(fitted),
-                         "error": round(float(loo), 4), "builder_error": round(float(builder), 4)}
-    return out
+    fits = {kind: held_out_median("top", [t for t, _ in pairs], [t - b for t, b in pairs])
+            for kind, pairs in sorted(tops.items())}
+    return {kind: fit for kind, fit in fits.items() if fit is not None}
 
 
 def _seat_bottoms(points: np.ndarray, centre: np.ndarray, size: np.ndarray) -> np.ndarray:
