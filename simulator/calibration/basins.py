@@ -31,7 +31,14 @@ from simulator.calibration.fixedfit import (
     fixed_views,
 )
 from simulator.calibration.observations import id_position
-from simulator.calibration.supports import LEVEL_QUANTILE, _boxes, _entry, held_out_median, seat_level, within
+from simulator.calibration.supports import (
+    LEVEL_QUANTILE,
+    _boxes,
+    _entry,
+    held_out_median,
+    seat_level,
+    within,
+)
 
 BASIN_TYPES = frozenset({"SinkBasin"})
 PEDESTAL = 0.3  # metres: a basin whose pivot is this low is a pedestal sink's (its pivot is the foot)
@@ -142,16 +149,12 @@ def deepen_basins(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -
     return count
 
 
-def tub_floor(ys: np.ndarray) -> float:
-    """Where things rest in a tub: its lowest band of resting bottoms holding a good share
-    of them (soap and candles on the rim lie above), at the band's low end."""
-    return seat_level(ys)
-
-
 def fit_tubs(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int:
     """Move every bathtub and bathtub basin with things recorded in it (over the basin's
     footprint, or the tub's if it has no basin) up or down whole, so that its drawn floor
-    lies at ``tub_floor`` of them; a tub and its basin move together. Returns how many."""
+    lies where they rest (``seat_level``: the lowest band holding a good share of them, as
+    soap and candles on the rim lie above); a tub and its basin move together. Returns how
+    many."""
     count = 0
     for plan in sorted(bottoms):
         points = np.array(bottoms[plan], dtype=float).reshape(-1, 3)
@@ -165,7 +168,7 @@ def fit_tubs(fixed: dict[str, dict[str, dict]], bottoms: dict[str, list]) -> int
             ys = points[within(points, over_c, over_s, axes=(0, 2)), 1]
             if len(ys) < MIN_TUB_POINTS:
                 continue
-            floor = tub_floor(ys)
+            floor = seat_level(ys)
             for part in (oid, f"{oid}|BathtubBasin"):
                 if part not in boxes:
                     continue
@@ -184,16 +187,15 @@ def type_floors(fixed: dict[str, dict[str, dict]]) -> dict[str, dict[str, float]
     floor better (leave one out, median absolute error) than the builder's box does."""
     from simulator.calibration import fixedfit
 
-    floors: dict[str, list[float]] = {}
-    builder: dict[str, list[float]] = {}
+    floors: list[float] = []
+    builder_errors: list[float] = []
     for plan, entries in sorted(fixed.items()):
         built = fixedfit.builder_boxes(plan)
         for oid, entry in sorted(entries.items()):
             b = built.get(oid)
             if b is None or b["type"] != "Bathtub" or "floor" not in entry:
                 continue
-            floor = entry["floor"]
-            floors.setdefault(b["type"], []).append(floor)
-            builder.setdefault(b["type"], []).append(b["position"][1] - b["size"][1] / 2 + TUB_FLOOR - floor)
-    fits = {kind: held_out_median("floor", v, builder[kind]) for kind, v in sorted(floors.items())}
-    return {kind: fit for kind, fit in fits.items() if fit is not None}
+            floors.append(entry["floor"])
+            builder_errors.append(b["position"][1] - b["size"][1] / 2 + TUB_FLOOR - entry["floor"])
+    fit = held_out_median("floor", floors, builder_errors)
+    return {} if fit is None else {"Bathtub": fit}

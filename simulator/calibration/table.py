@@ -90,7 +90,9 @@ def seat_top(object_type: str, bottom: float, height: float, levels: tuple[float
     can: on its bottom) whose box starts at ``bottom``: the instance's own seat where things
     were recorded on it (its one ``levels`` entry, ``supports.fit_seats``), else the type's
     fraction of the box ``height``; None: not a seated type, or not fitted."""
-    if levels and object_type in ("ArmChair", "Sofa"):
+    from simulator.calibration.supports import SEATS
+
+    if levels and object_type in SEATS:
         return float(levels[0])
     fraction = seat_fraction(object_type)
     return None if fraction is None else bottom + fraction * height

@@ -14,12 +14,13 @@ planner of the modular Follower (which executes them).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from simulator.expert.actor import TEACH_NAMES, SkillFailed
 from simulator.expert.solver import TaskExpert
 from simulator.expert.solver_keys import ProblemKey
-from simulator.sim import Simulator
+from simulator.sim import FOLLOWER, Simulator
 
 MOTIONS = {TEACH_NAMES[a] for a in ("MoveAhead", "RotateLeft", "RotateRight", "LookUp", "LookDown")}
 MAX_SUBSTITUTES = 6  # other instances tried, nearest the Follower first
@@ -88,10 +89,6 @@ class KeyPlanner:
 
     def _substitutes(self, key: ProblemKey) -> list[ProblemKey]:
         """The key on the other instances of its object's type, nearest the Follower first."""
-        from dataclasses import replace
-
-        from simulator.sim import FOLLOWER
-
         world = self.sim.world
         kind = world.objects[key.object_id].object_type if key.object_id in world.objects else None
         agent = world.agents[FOLLOWER]

@@ -12,7 +12,6 @@ duck typing and imports nothing from it at import time.
 from __future__ import annotations
 
 import functools
-
 from typing import TYPE_CHECKING, Any
 
 from .types import CameraPose, Frames, RenderObject, RoomGeometry
