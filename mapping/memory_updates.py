@@ -82,8 +82,10 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
     elif verb == "slice":
         target.states["is_sliced"] = True
     elif verb == "pour" and memory.held in memory.instances:
-        memory.instances[memory.held].states["is_filled"] = False
-        target.states["is_filled"] = True
+        memory.instances[memory.held].states["is_filled"] = False  # poured out
+        poured_into = memory.instances.get(outcome.action.receptacle_key or "")
+        if poured_into is not None and poured_into.key != memory.held:
+            poured_into.states["is_filled"] = True
 
 
 def _held_is(memory: ObjectMemory, error: str) -> None:

@@ -5,7 +5,8 @@ say what each object is. The agent is ``at`` one object at a time (``goto``); an
 whose location is unknown is ``unlocated`` and must be found first (``search``). The
 appliance rules are conditional effects of the action that completes them, as in AI2-THOR:
 a faucet switched on cleans (and fills) what is in the basins it feeds and records it as
-cleaned (ALFRED); a closed microwave switched on heats and cooks its contents (heated); a
+cleaned (ALFRED); a microwave is switched on with its door closed (the Follower closes it
+first) and then heats and cooks its contents (heated); a
 lit burner cooks what is in the pot/pan on it and boils a potato in a pot of water (also
 when the pot or the potato is put there while it burns); a toaster toasts bread slices;
 the coffee machine fills a mug in it with coffee; the fridge chills what goes in and
@@ -108,7 +109,8 @@ DOMAIN = """
 
  (:action toggle-on
   :parameters (?s)
-  :precondition (and (at ?s) (toggleable ?s) (not (on ?s)) (present ?s) (not (shut-in ?s)))
+  :precondition (and (at ?s) (toggleable ?s) (not (on ?s)) (present ?s) (not (shut-in ?s))
+                     (or (not (microwave ?s)) (not (opened ?s))))
   :effect (and (on ?s)
                (forall (?x) (when (and (faucet ?s) (under-tap ?s ?x)) (and (not (dirty ?x)) (cleaned ?x))))
                (forall (?x) (when (and (faucet ?s) (under-tap ?s ?x) (fillable ?x)) (and (water ?x) (not (coffee ?x)))))

@@ -367,6 +367,8 @@ def _subgoal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
             raise GoalError(f"the step {sub.action} {sub.object} names no receptacle")
         targets = b.receptacles(kind_of(sub.receptacle), sub.receptacle) if sub.action == "PutObject" else \
             b.objects(kind_of(sub.receptacle), 1, sub.receptacle)
+        if sub.action == "PourObject":  # what is poured may have to be filled first (at a basin)
+            b.goal.needs.add("water")
         held = b.state.held if b.state.held and kind(b.state.types.get(b.state.held, "")) else None
         # a put asked for holds once one more lies there than when it was first planned ("Place a
         # slice of potato in the bowl." again after one was put there); until then it binds one

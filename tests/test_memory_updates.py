@@ -1,5 +1,5 @@
 """The object memory's updates from the Follower's own actions (``mapping.memory_updates``):
-picked up, put, opened, toggled, sliced; a refused put names what is held; the pieces a
+picked up, put, opened, toggled, sliced, poured; a refused put names what is held; the pieces a
 slice makes; a click that found nothing on an inferred instance."""
 
 from __future__ import annotations
@@ -90,3 +90,13 @@ def test_slicing_believes_the_pieces_in_a_row_across_the_whole_until_one_is_seen
     _do(memory, "Pickup", pieces[3].key, success=False)  # nothing pickupable where it was believed
     assert not any("inferred" in p.states for p in pieces)  # now clicked only on a detection
     assert memory.of_type("EggCracked")[0].states["inferred"] is True  # another slicing's piece
+
+
+def test_a_pour_empties_the_held_vessel_and_fills_what_it_was_poured_into():
+    memory = _scene()
+    memory.add("Bowl", (-0.8, 0.97, 1.0), extent=(0.2, 0.1, 0.2), times_seen=1)
+    _do(memory, "Pickup", "Bowl#1")
+    memory.instances["Bowl#1"].states["is_filled"] = True
+    _do(memory, "Pour", "Bowl#1", "Mug#1")  # the skill's action names the held bowl and the mug
+    assert memory.instances["Bowl#1"].states["is_filled"] is False
+    assert memory.instances["Mug#1"].states["is_filled"] is True
