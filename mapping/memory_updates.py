@@ -61,6 +61,8 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
     if not outcome.success and verb in _ALREADY and target is not None and _ALREADY[verb][0] in outcome.error.lower():
         _, state, value = _ALREADY[verb]
         target.states[state] = value
+    if not outcome.success and verb == "open" and target is not None and "while it is on" in outcome.error.lower():
+        target.states["is_toggled"] = True  # "Cannot open the Microwave while it is on"
     if not outcome.success and verb == "put":
         _held_is(memory, outcome.error)
     if not outcome.success and verb == "pickup" and target is not None and target.states.get("inferred"):

@@ -1,135 +1,24 @@
 """From a parsed goal (an ALFRED task type + params, a TEACh task + parameters, or one
 subgoal given in dialogue) to a PDDL goal over the symbolic state's objects.
 
-Objects that play a role (the mug for the coffee, the plate a salad goes on, the slices)
-are bound here, best candidate first: the one the Commander picked (or the one held), one
-that already meets the role's conditions, one the Follower already worked on (filled,
-cooked, cleaned...), then one not shut in a container, then the nearest; roles never share
-an object. A put said in dialogue binds an object not already in the receptacle, and holds
-once one more lies there than when it was first planned. Receptacles that any instance of
-a kind would do for ("on a CounterTop", ALFRED's parent) stay a disjunction for the planner
-to choose. A role without any candidate gets an ``unlocated``
-placeholder (searched for), unless a search already failed to find it: then the goal is
-impossible and ``GoalError`` says which object is missing.
+The tasks' roles (the mug for the coffee, the plate a salad goes on, the slices) are bound
+by ``planner.binding.Binder`` (roles never share an object); one step said in dialogue is
+compiled by ``planner.step_goals``. Receptacles that any instance of a kind would do for
+("on a CounterTop", ALFRED's parent) stay a disjunction for the planner to choose.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from contracts.errors import NesyError
-from contracts.language import Subgoal, TaskSpec
+from contracts.language import TaskSpec
 from contracts.planning import Goal
 from contracts.tasks import TEACH_TASKS
 from planner import knowledge
+from planner.binding import TRUE, Binder, CompiledGoal, GoalError, conj, disj, kind_of, lit
 from planner.history import History
+from planner.step_goals import step_goal
 from planner.symbolic import SymbolicState
-
-
-class GoalError(NesyError):
-    """The goal cannot be planned for; ``missing`` names an object type that is needed."""
-
-    def __init__(self, message: str, missing: str | None = None) -> None:
-        super().__init__(message)
-        self.missing = missing
-
-
-@dataclass
-class CompiledGoal:
-    formula: str  # a PDDL goal over memory keys
-    keys: set[str] = field(default_factory=set)  # objects the goal names
-    needs: set[str] = field(default_factory=set)  # capabilities: slice, clean, water, heat, cook, ...
-
-
-TRUE = "(and)"  # the empty goal: it holds
-
-
-def lit(*fact: str) -> str:
-    return "(" + " ".join(fact) + ")"
-
-
-def conj(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else "(and " + " ".join(parts) + ")"
-
-
-def disj(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else "(or " + " ".join(parts) + ")"
-
-
-class Binder:
-    """Binds roles to distinct objects of the symbolic state."""
-
-    def __init__(self, state: SymbolicState, history: History, preferred: dict[str, str] | None = None) -> None:
-        self.state, self.history = state, history
-        self.preferred = preferred or {}  # object type -> the instance the Commander picked
-        self.used: set[str] = set()
-        self.goal = CompiledGoal("")
-
-    def _score(self, key: str, conditions: Callable[[str], list[tuple[str, ...]]]) -> tuple:
-        met = 0
-        for f in conditions(key):
-            negated = f[0] == "not"
-            met += ((f[1:] if negated else f) in self.state.facts) != negated
-        preferred = self.preferred.get(self.state.types.get(key, "")) == key or key == self.state.held
-        # then what the Follower already worked on: "Place two slices of potato on the plate"
-        # said after it cooked two means those two, not the raw ones nearer in the sink
-        untouched = not self.history.flags.get(key)
-        return (not preferred, -met, untouched, not self.state.holds("present", key), not self.state.accessible(key),
-                self.state.distance(key), key)
-
-    def take(self, keys: list[str]) -> list[str]:
-        """Bind ``keys`` to roles of the goal (no other role gets them)."""
-        self.used.update(keys)
-        self.goal.keys.update(keys)
-        return keys
-
-    def objects(self, kind: Callable[[str], bool], count: int, label: str,
-                conditions: Callable[[str], list[tuple[str, ...]]] = lambda k: [],
-                exclude: Callable[[str], bool] = lambda k: False) -> list[str]:
-        """``count`` distinct objects whose type passes ``kind`` and that are not
-        ``exclude``d (placeholders if unknown)."""
-        found = [k for k in self.state.present(kind) if k not in self.used and not exclude(k)]
-        found.sort(key=lambda k: self._score(k, conditions))
-        chosen = found[:count]
-        if len(chosen) < count:
-            if label in self.history.not_found:
-                raise GoalError(f"no {label} to be found: searched everywhere it could be", label)
-            chosen += [self.state.add_unlocated(label, i) for i in range(count - len(chosen))]
-        return self.take(chosen)
-
-    def pieces(self, piece_type: str, count: int, conditions=lambda k: []) -> list[str]:
-        """``count`` pieces of a sliceable type: existing ones first, then placeholders of
-        wholes to slice (the nearest wholes; two if one may not give enough)."""
-        whole = knowledge.whole_of(piece_type)
-        existing = [k for k in self.state.present(lambda t: t == piece_type) if k not in self.used]
-        existing.sort(key=lambda k: self._score(k, conditions))
-        chosen = existing[:count]
-        if len(chosen) < count:
-            self.goal.needs.add("slice")
-            wholes = [k for k in self.state.present(lambda t: t == whole) if k not in self.used][:2]
-            if not wholes:
-                if not existing and whole in self.history.not_found:
-                    raise GoalError(f"no {whole} to be found: searched everywhere it could be", whole)
-                wholes = [self.state.add_unlocated(whole)]
-            for w in wholes:
-                self.goal.keys.add(w)
-                taken = sum(1 for k in self.used if k.startswith(f"{w}~"))  # pieces other roles took
-                chosen += [p for p in self.state.add_pieces(w, count + taken) if p not in self.used][: count - len(chosen)]
-            if len(chosen) < count:
-                raise GoalError(f"the goal needs {count} {piece_type}, only {len(chosen)} can be made", whole)
-        return self.take(chosen)
-
-    def receptacles(self, kind: Callable[[str], bool], label: str) -> list[str]:
-        """Every receptacle of a kind (any of them will do); a placeholder if none is known."""
-        found = [k for k in self.state.present(lambda t: kind(t) and knowledge.has(t, "receptacle"))]
-        if not found:
-            if label in self.history.not_found:
-                raise GoalError(f"no {label} to be found: searched everywhere it could be", label)
-            found = [self.state.add_unlocated(label)]
-        found = found[:6]
-        self.goal.keys.update(found)
-        return found
 
 
 def has_task(goal: Goal) -> bool:
@@ -145,7 +34,7 @@ def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_ind
         parts = _teach(goal.task, binder) if goal.task.teach_task else _alfred(goal.task, binder)
     elif subgoal_index < len(goal.subgoals):
         sub = goal.subgoals[subgoal_index]
-        parts = _subgoal(sub, binder, (subgoal_index, sub))
+        parts = step_goal(sub, binder, (subgoal_index, sub))
     else:
         raise GoalError("no goal: neither a task nor a subgoal to do")
     binder.goal.formula = conj(parts)
@@ -155,12 +44,6 @@ def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_ind
 # what a task statement may leave out ("Make a salad."): the least it can mean (the planner
 # does not use TEACh's relation: on or in, any receptacle of the kind will do)
 PARAM_DEFAULTS = {"relation": "in", "N": 1, "lettuce_slices": 1, "tomato_slices": 1, "cooked_potato_slices": 1}
-
-
-def kind_of(name: str) -> Callable[[str], bool]:
-    if not knowledge.known_name(name):
-        raise GoalError(f"unknown object type or class {name!r}", name)
-    return lambda t: knowledge.is_kind(t, name)
 
 
 def _count(value, name: str) -> int:
@@ -347,57 +230,3 @@ def _alfred(task: TaskSpec, b: Binder) -> list[str]:
     (obj,) = objects(1, lambda k: ([(record[0], k)] if record else []) + [("in", k, r) for r in targets])
     parts = [disj([lit("in", obj, r) for r in targets])]
     return parts + ([lit(record[0], obj)] if record else [])
-
-
-SUBGOAL_FACTS = {"OpenObject": "opened", "ToggleObjectOn": "on", "CleanObject": "dirty", "HeatObject": "hot",
-                 "CoolObject": "cold", "FillObject": "water", "PickupObject": "holding", "GotoLocation": "at"}
-
-
-def _subgoal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
-    """One step said in dialogue ("pick up the mug", "put it in the sink"); ``key`` (its
-    index in the goal, and it) keys what it found when first planned (``History.put_baselines``)."""
-    if not sub.object:
-        raise GoalError(f"the step {sub.action} names no object")
-    kind = kind_of(sub.object)
-    if sub.action == "SliceObject":
-        b.goal.needs.add("slice")
-        return [lit("present", p) for p in b.pieces(f"{knowledge.whole_of(sub.object)}Sliced", 1)]
-    if sub.action in ("PutObject", "PourObject"):
-        if not sub.receptacle:
-            raise GoalError(f"the step {sub.action} {sub.object} names no receptacle")
-        targets = b.receptacles(kind_of(sub.receptacle), sub.receptacle) if sub.action == "PutObject" else \
-            b.objects(kind_of(sub.receptacle), 1, sub.receptacle)
-        if sub.action == "PourObject":  # what is poured may have to be filled first (at a basin)
-            b.goal.needs.add("water")
-        held = b.state.held if b.state.held and kind(b.state.types.get(b.state.held, "")) else None
-        # a put asked for holds once one more lies there than when it was first planned ("Place a
-        # slice of potato in the bowl." again after one was put there); until then it binds one
-        # not there (none other known: one is searched for)
-        def there(k: str) -> bool:
-            return sub.action == "PutObject" and bool(b.state.containers(k) & set(targets))
-
-        count = sum(map(there, b.state.present(kind)))
-        baseline = b.history.put_baselines.setdefault(key, count) if sub.action == "PutObject" else 0
-        if count > baseline:
-            (obj,) = b.objects(kind, 1, sub.object, exclude=lambda k: not there(k))
-        elif held:  # the one in hand is the one to put
-            (obj,) = b.take([held])
-        else:
-            (obj,) = b.objects(kind, 1, sub.object, exclude=there)
-        fact = "within" if sub.action == "PutObject" else "water"
-        return [disj([lit(fact, obj, r) if fact == "within" else lit(fact, r) for r in targets])]
-    needs = {"CleanObject": "clean", "HeatObject": "heat", "CoolObject": "cool", "FillObject": "water"}
-    if sub.action in needs:
-        b.goal.needs.add(needs[sub.action])
-    # a step asks for a change: the instance it is not done to yet ("Rinse the dirty bowl.", not the clean one)
-    undone = {"CleanObject": ("dirty",), "HeatObject": ("not", "hot"), "CoolObject": ("not", "cold"),
-              "FillObject": ("not", "water"), "ToggleObjectOn": ("not", "on"), "OpenObject": ("not", "opened"),
-              "CloseObject": ("opened",), "ToggleObjectOff": ("on",)}.get(sub.action)
-    (obj,) = b.objects(kind, 1, sub.object, (lambda k: [(*undone, k)]) if undone else (lambda k: []))
-    if sub.action in ("CloseObject", "ToggleObjectOff"):
-        return [lit("not", lit("opened" if sub.action == "CloseObject" else "on", obj))]
-    if sub.action == "CleanObject":
-        return [lit("not", lit("dirty", obj))]
-    if sub.action not in SUBGOAL_FACTS:
-        raise GoalError(f"unknown subgoal action {sub.action!r}")
-    return [lit(SUBGOAL_FACTS[sub.action], obj)]

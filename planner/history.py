@@ -51,6 +51,10 @@ class History:
     # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
     # when it was first planned: it asks for one more than that
     put_baselines: dict[tuple[int, object], int] = field(default_factory=dict)
+    # whole type -> how many wholes of it the Belief held sliced when a slice step was said
+    # again while the Follower believed it done (None until the next slice step is planned):
+    # slice steps of that type then hold only once more are sliced
+    sliced_floor: dict[str, int | None] = field(default_factory=dict)
 
     def has(self, key: str, flag: str) -> bool:
         return flag in self.flags.get(key, ())
@@ -177,6 +181,8 @@ class History:
                 del counter[key]
         if forget_flags:
             self.doubted |= set(object_types)  # the Belief's "clean" (the Follower's own doing) is doubted too
+            self.sliced_floor.update((knowledge.whole_of(t), None) for t in object_types
+                                     if knowledge.has(knowledge.whole_of(t), "sliceable"))
             for key in [k for k in self.flags if of_type(k)]:
                 del self.flags[key]
 

@@ -41,9 +41,10 @@ from contracts.planning import (
     SkillFailure,
 )
 from contracts.registry import planner
+from planner.binding import GoalError
 from planner.domain import DOMAIN, SUBGOAL_OF
 from planner.fast_downward import Solution, solve
-from planner.goals import GoalError, compile_goal, has_task
+from planner.goals import compile_goal, has_task
 from planner.history import ACTION_OPS, History
 from planner.problem import Problem, build_problem
 from planner.skills import ACTIONS, GotoSkill, InteractSkill, SearchSkill

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from planner import knowledge
-from planner.goals import TRUE, CompiledGoal
+from planner.binding import TRUE, CompiledGoal
 from planner.history import History
 from planner.symbolic import SymbolicState
 

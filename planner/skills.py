@@ -221,7 +221,7 @@ class SearchSkill(Skill):
         self.navigator, self.camera, self.history = navigator, camera, history
         self.current: SearchTarget | None = None
         self.turns = self.steps = self.spins = self.looks = 0
-        self.opening = self.arrived = False
+        self.opening = self.arrived = self.switched_off = False
         self.known: set[str] | None = None  # instances of the type in memory when the search began
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
@@ -251,15 +251,22 @@ class SearchSkill(Skill):
                 return SkillStep.act(LowLevelAction(nav.action))
             self.arrived = nav.state == NavigationState.ARRIVED
         if self.arrived and self.current.open_receptacle and not self.opening:
-            self.opening = True
             if not searcher.worth_opening(belief, self.current):  # the door of one opened already
+                self.opening = True
                 return self._next(observation, belief, detections)
             receptacle = belief.memory.instances.get(self.current.goal.instance or "")
             detection = find_target(receptacle, detections, belief.pose, self.camera) if receptacle else None
+            # a running microwave does not open (AI2-THOR): switched off first, once
+            running = receptacle is not None and receptacle.object_type == "Microwave" \
+                and bool(receptacle.states.get("is_toggled")) and not self.switched_off
+            self.switched_off |= running
+            self.opening = not running
             if detection is not None:
-                point = ray_click(receptacle, detection.mask, belief, self.camera, "openable")
-                x, y = point or click_point(detection, detections, affordance="openable")
-                return SkillStep.act(LowLevelAction("Open", {"x": x, "y": y}, receptacle.key))
+                affordance = "toggleable" if running else "openable"
+                point = ray_click(receptacle, detection.mask, belief, self.camera, affordance)
+                x, y = point or click_point(detection, detections, affordance=affordance)
+                return SkillStep.act(LowLevelAction("ToggleOff" if running else "Open", {"x": x, "y": y}, receptacle.key))
+            self.opening = True
         if self.arrived and self.opening and (look := self._look_into(belief)) is not None:
             return look
         if self.arrived and self.turns < 4 and not (self.current.open_receptacle or self.current.look_inside):
@@ -270,7 +277,7 @@ class SearchSkill(Skill):
     def _next(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         """The current target is searched: on to the next."""
         self.navigator.searcher.searched(self.current)
-        self.current, self.opening, self.arrived, self.looks = None, False, False, 0
+        self.current, self.opening, self.arrived, self.looks, self.switched_off = None, False, False, 0, False
         return self.step(observation, belief, detections)
 
     def _look_into(self, belief: Belief) -> SkillStep | None:

@@ -195,7 +195,7 @@ def test_roles_share_the_pieces_of_one_whole():
 
 
 def test_a_goal_plate_is_not_parked_on_the_other_goal_plate():
-    from planner.goals import CompiledGoal
+    from planner.binding import CompiledGoal
 
     scene = belief(kitchen(more=[("Plate2", "Plate", (0.4, 0.95, 0.9), "Counter", {})]))
     state = symbolic_state(scene, History())
@@ -325,3 +325,25 @@ def test_a_mug_in_the_coffee_machine_on_the_counter_is_not_on_the_counter():
     assert state.holds("in", "Mug", "Machine") and not state.holds("in", "Machine", "Counter")
     step = Goal(None, (Subgoal("PutObject", "Mug", "CounterTop"),))
     assert actions(planner().plan(step, scene))[:2] == [("PickupObject", "Mug", None), ("PutObject", "Mug", "Counter")]
+
+
+def test_a_slice_said_again_while_believed_done_slices_another_whole():
+    """"Slice the potato." said again while the Follower believes its potato sliced (Progress
+    Check counts another potato): another whole is sliced, and a third repetition of the same
+    words is done by that one slice (the floor is taken once per doubt)."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Knife", "Knife", (0.2, 1.0, 1.0), "Counter", {}),
+                    ("Done", "Potato", (-0.3, 1.0, 1.0), "Counter", {"is_sliced": True}),
+                    ("Piece", "PotatoSliced", (-0.3, 1.0, 1.0), "Counter", {}),
+                    ("Whole", "Potato", (0.4, 1.0, 1.0), "Counter", {})])
+    slice_ = Subgoal("SliceObject", "Potato")
+    p = planner()
+    assert p.plan(Goal(None, (slice_,)), scene).status.state == PlannerState.IDLE  # a slice exists
+    p.told(frozenset({"Potato"}), frozenset({"Potato"}))  # said again while idle
+    again = Goal(None, (slice_, slice_))
+    assert ("SliceObject", "Whole", None) in actions(p.plan(again, scene))
+    sliced = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                     ("Knife", "Knife", (0.2, 1.0, 1.0), None, {}),
+                     ("Done", "Potato", (-0.3, 1.0, 1.0), "Counter", {"is_sliced": True}),
+                     ("Whole", "Potato", (0.4, 1.0, 1.0), "Counter", {"is_sliced": True})], held="Knife")
+    assert p.plan(Goal(None, (slice_, slice_, slice_)), sliced).status.state == PlannerState.IDLE

@@ -29,8 +29,10 @@ from dialogue.reference import select
 # Steps whose point is a state of their object that the Follower only knows from its own
 # actions (clean, filled, cooked, cold; a pour needs a filled container): said again, they
 # make it doubt that state. A put said again ("Place a slice of potato on the plate.") asks
-# for one more, not for a new state: doubting it made cooked slices raw again.
-STATE_STEPS = frozenset({"CleanObject", "FillObject", "HeatObject", "CoolObject", "PourObject"})
+# for one more, not for a new state: doubting it made cooked slices raw again. A slice said
+# again while the Follower believes it done asks for another whole to be sliced (the
+# Commander's Progress Check may count a whole it did not slice).
+STATE_STEPS = frozenset({"CleanObject", "FillObject", "HeatObject", "CoolObject", "PourObject", "SliceObject"})
 
 
 class IntentReader:
