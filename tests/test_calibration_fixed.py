@@ -23,6 +23,22 @@ def test_a_collapsed_depth_gets_the_builders_back_behind_the_seen_face():
     assert kept.tolist() == [0.4, 0.6, 0.3] and same.tolist() == [0, 0, 0]
 
 
+def test_a_box_that_would_hide_another_targets_clicks_counts_them_as_stolen():
+    """A microwave fitted a metre deep over a sink intercepts the ray through a recorded
+    click on the basin; one of a microwave's depth does not."""
+    eye, basin = np.array([0.0, 1.576, 0.0]), np.array([0.0, 0.7, 1.0])
+    ray = (basin - eye) / np.linalg.norm(basin - eye)
+    rays = {"Basin": (eye[None, :], ray[None, :])}
+    boxes = {"Basin": (basin, np.array([0.5, 0.2, 0.4]))}
+    built = {"Basin": {"type": "SinkBasin", "position": basin.tolist(), "size": [0.5, 0.2, 0.4]},
+             "Oven": {"type": "Microwave", "position": [0.0, 1.4, 1.0], "size": [0.5, 0.3, 0.4]}}
+    deep = (np.array([0.0, 1.4, 0.7]), np.array([0.5, 0.3, 0.9]))
+    shallow = (np.array([0.0, 1.4, 1.0]), np.array([0.5, 0.3, 0.4]))
+    assert fixedfit.stolen_views(deep, "Oven", rays, boxes, built) == 1
+    assert fixedfit.stolen_views(shallow, "Oven", rays, boxes, built) == 0
+    assert fixedfit.stolen_views(deep, "Basin", rays, boxes, built) == 0  # its own views are not stolen
+
+
 def _top_and_bottom(oid: str, entry: dict) -> tuple[float, float]:
     y = float(oid.split("|")[2])
     return y + entry["offset"][1] + entry["size"][1] / 2, y + entry["offset"][1] - entry["size"][1] / 2

@@ -113,3 +113,12 @@ def test_rebuild_gives_committed_bytes(tmp_path):
 
     for path in build(DATA, tmp_path):
         assert path.read_bytes() == (PACKAGE_DATA / path.name).read_bytes(), path.name
+
+
+def test_a_chair_recorded_at_its_seat_still_stands_on_the_floor():
+    from simulator.scenes.layout import box_center
+
+    assert box_center("Chair", (0.0, 0.56, 1.0), (0.5, 0.9, 0.5)) == pytest.approx((0.0, 0.45, 1.0))
+    assert box_center("Chair", (0.0, 0.0, 1.0), (0.5, 0.9, 0.5)) == pytest.approx((0.0, 0.45, 1.0))
+    chair = load_scene("FloorPlan11").fixed_objects["Chair|-02.42|+00.56|+00.41"]
+    assert chair.position[1] - chair.size[1] / 2 == pytest.approx(0.0)

@@ -155,6 +155,23 @@ def first_hit_rate(group: list[dict], box: tuple[np.ndarray, np.ndarray],
     return float(np.mean(np.isfinite(hit) & (hit <= nearest + 1e-6)))
 
 
+def stolen_views(box: tuple[np.ndarray, np.ndarray], oid: str, rays: dict[str, tuple[np.ndarray, np.ndarray]],
+                 boxes: dict[str, tuple[np.ndarray, np.ndarray]], built: dict[str, dict]) -> int:
+    """How many views of *other* fixed targets have their interaction point's ray enter
+    ``box`` (standing for ``oid``) before their own box: a box that hides what AI2-THOR's
+    experts clicked through (a microwave fitted a metre deep over a sink hid the basin)."""
+    stolen = 0
+    for k, (origins, dirs) in rays.items():
+        if k == oid or k not in boxes or _cut_open_for(built, oid, k):
+            continue
+        centre, size = boxes[k]
+        if _inside(box[0], centre, size) or _inside(centre, *box):
+            continue
+        own = _entry_distance(origins, dirs, centre, size)
+        stolen += int(np.sum(np.isfinite(own) & (_entry_distance(origins, dirs, *box) < own - 1e-6)))
+    return stolen
+
+
 def _cut_open_for(built: dict[str, dict], other: str, oid: str) -> bool:
     """Is ``other`` a counter or sink that the renderer cuts open where basin ``oid`` is set
     in it (``simulator.render.world_view.basin_holes``)? Then it does not hide the basin."""
@@ -171,11 +188,13 @@ def choose_boxes(fixed: dict[str, dict[str, dict]], groups: dict[tuple[str, str]
                  height: float, fov: float) -> dict[str, int]:
     """Keep each fitted box only where it does not do worse than the builder's (or than the
     fitted one with the builder's heights) at being the first thing hit by the rays through
-    AI2-THOR's interaction points: a box fit knows nothing of occluders (a basin fitted
-    below the counter's top is hidden by it). Returns how many kept each choice."""
+    AI2-THOR's interaction points, less the views of other targets whose rays it would
+    intercept (``stolen_views``): a box fit knows nothing of occluders (a basin fitted below
+    the counter's top is hidden by it) nor of what it hides. Returns how many kept each choice."""
     kept = {"fitted": 0, "fitted_xz": 0, "builder": 0}
     for plan, entries in sorted(fixed.items()):
         built = builder_boxes(plan)
+        rays = {k: _rays(g, height, fov) for (p, k), g in groups.items() if p == plan and k in built}
         pivots = {oid: np.array([float(v) for v in oid.split("|")[1:4]]) for oid in built}
         boxes = {oid: (np.array(b["position"], dtype=float), np.array(b["size"], dtype=float))
                  for oid, b in built.items()}
@@ -189,8 +208,10 @@ def choose_boxes(fixed: dict[str, dict[str, dict]], groups: dict[tuple[str, str]
             xz = (np.array([fitted[0][0], b_centre[1], fitted[0][2]]), np.array([fitted[1][0], b_size[1], fitted[1][2]]))
             options = [("fitted", fitted), ("fitted_xz", xz), ("builder", (b_centre, b_size))]
             rates = [first_hit_rate(group, box, others, height, fov) for _, box in options]
+            scores = [rate - stolen_views(box, oid, rays, boxes, built) / len(group)
+                      for rate, (_, box) in zip(rates, options, strict=True)]
             # ties: the first (the fitted box); no ray hitting any: nothing to go by, the builder's
-            best = int(np.argmax(rates)) if max(rates) > 0 else len(options) - 1
+            best = int(np.argmax(scores)) if max(rates) > 0 else len(options) - 1
             name, (centre, size) = options[best]
             e["choice"], e["first_hit"] = name, round(rates[best], 3)
             e["offset"] = [round(float(v), 4) for v in centre - pivots[oid]]

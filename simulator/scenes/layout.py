@@ -59,6 +59,14 @@ BOTTOM_PIVOT = FLOOR_STANDING | frozenset({
 # that would put it under the floor (a pedestal sink's pivot is its foot).
 RIM_PIVOT = frozenset({"Sink"})
 
+# Chairs and stools recorded with their pivot at the seat (20 of them, 0.43-0.95 m up; the
+# rest at the floor) still stand on the floor: drawn from the floor up, they no longer hang
+# at head height in front of the tables they stand at (FloorPlan11's hid its dining table
+# from every put AI2-THOR's experts made on it). No view of a chair was recorded, so its
+# height stays the type's.
+SEATS = frozenset({"Chair", "Stool"})
+SEAT_PIVOT = 0.3  # metres: a seat's pivot this high is its seat, not its foot
+
 
 def box_center(
     object_type: str, position: Iterable[float], size: tuple[float, float, float]
@@ -67,6 +75,8 @@ def box_center(
     x, y, z = position
     if object_type in RIM_PIVOT and y >= size[1]:
         y -= size[1] / 2
+    elif object_type in SEATS and y > SEAT_PIVOT:
+        y = size[1] / 2
     elif object_type in BOTTOM_PIVOT:
         y += size[1] / 2
     return (x, y, z)
