@@ -4,8 +4,11 @@ For each of TEACh's 12 benchmark task types (cycling through its parameter varia
 draws a floor plan of the split that has what the task needs, a seeded random start state
 (``simulator.spawn``: dirty dishes, empty cups, lights on or off), rejects start states in
 which the task is already done, and keeps the episode only if the oracle expert
-(``simulator.expert.solver``) completes it with no failed action. The expert's action
-count is stored for path-length weighting. Same split, count and seed: same episodes.
+(``simulator.expert.solver``) completes it with no failed action, seeing only what the
+renderer would draw (``VALIDATION``: the symbolic occlusion, the renderer's twin). TEACh's
+sessions are the ones people completed; a start state with a pen on a shelf above the
+eye, where no pose sees it, is not one. The expert's action count is stored for
+path-length weighting. Same split, count and seed: same episodes.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from simulator.episodes.splits import split_floor_plans
 from simulator.expert.solver import TaskExpert
 from simulator.object_types import all_types
 from simulator.scenes import load_scene
-from simulator.sim import Simulator
+from simulator.sim import Simulator, SimulatorSettings
 from simulator.spawn import random_start
 from simulator.tasks import (
     TEACH_TASK_TYPES,
@@ -31,6 +34,7 @@ from simulator.tasks import (
 )
 
 ATTEMPTS_PER_EPISODE = 30
+VALIDATION = SimulatorSettings(occlusion=True)  # what the expert may see when it validates
 
 
 def _seed(*parts: object) -> int:
@@ -68,7 +72,7 @@ def generate(
     """``per_task_type`` validated episodes for each TEACh task type, on the split's plans."""
     library = load_task_library()
     plans = split_floor_plans(split)
-    sim = Simulator()
+    sim = Simulator(VALIDATION)
     episodes: list[Episode] = []
     for task_type in task_types or list(TEACH_TASK_TYPES):
         variants = TEACH_TASK_VARIANTS[task_type]
@@ -108,7 +112,7 @@ def generate(
 def verify(episodes: list[Episode]) -> dict:
     """Replay the oracle expert on episodes: the fraction it completes, and failures."""
     library = load_task_library()
-    sim = Simulator()
+    sim = Simulator(VALIDATION)
     solved, failures = 0, {}
     for episode in episodes:
         sim.reset(episode.start)
