@@ -17,9 +17,9 @@ from simulator.calibration.table import seat_top
 from simulator.geometry import CAMERA_HEIGHT
 from simulator.object_types import can_contain, type_info
 from simulator.objects import encloses_type
+from simulator.placement import INNER_FLOOR, collides, inside_spot
 from simulator.scenes import FixedObject, Scene, cell_center, load_scene, to_cell
 from simulator.start_state import ObjectPlacement, StartState
-from simulator.targeting import INNER_FLOOR, inside_spot
 
 Vec3 = tuple[float, float, float]
 
@@ -27,7 +27,6 @@ DIRTY_FRACTION = 0.5
 EXTRA_COPIES = {"Mug": 1, "Plate": 1, "Bowl": 1, "Fork": 1, "Spoon": 1, "Knife": 1, "Apple": 1,
                 "Tomato": 1, "Potato": 1, "Egg": 1, "Cup": 1, "Pen": 1, "Pencil": 1, "CreditCard": 1}
 ATTEMPTS = 10  # spots tried per object before it is left out
-CLEARANCE = 0.001  # metres two boxes may overlap by (positions are rounded to millimetres)
 NEVER_SPAWNED = ("AppleSliced", "BreadSliced", "LettuceSliced", "PotatoSliced", "TomatoSliced", "EggCracked")
 
 
@@ -44,7 +43,7 @@ def _spot(rng: random.Random, recep: FixedObject, size: Vec3) -> Vec3:
     """A random spot for a thing of ``size`` (centre): anywhere on a surface's top (a sofa's
     seat, a garbage can's bottom); in a fridge, cabinet or microwave on its shelf nearest
     the middle (calibrated; its floor if none), anywhere across the front, and as near the
-    front as a put from its interaction pose would land (``targeting.inside_spot``), so that
+    front as a put from its interaction pose would land (``placement.inside_spot``), so that
     the agent sees it when it opens it, as AI2-THOR's spawn points inside are."""
     (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
     mx, mz = max(sx / 2 - size[0] / 2 - 0.02, 0.0), max(sz / 2 - size[2] / 2 - 0.02, 0.0)
@@ -58,13 +57,6 @@ def _spot(rng: random.Random, recep: FixedObject, size: Vec3) -> Vec3:
         assert pose is not None  # reachable_receptacles keeps only receptacles with one
         x, z = inside_spot(recep, SimpleNamespace(x=pose[0], y=CAMERA_HEIGHT, z=pose[1]), y, size, at=(x, z))
     return (round(x, 3), round(y + size[1] / 2, 3), round(z, 3))
-
-
-def _collides(position: Vec3, size: Vec3, placed: list[tuple[Vec3, Vec3]]) -> bool:
-    """Does the box interpenetrate one already placed (by more than ``CLEARANCE`` on every axis)?"""
-    return any(
-        all(abs(position[k] - p[k]) < (size[k] + s[k]) / 2 - CLEARANCE for k in range(3)) for p, s in placed
-    )
 
 
 def random_start(scene_name: str | int, seed: int, dirty_and_empty: bool = True) -> StartState:
@@ -86,7 +78,7 @@ def random_start(scene_name: str | int, seed: int, dirty_and_empty: bool = True)
             for _attempt in range(ATTEMPTS):
                 position = _spot(rng, rng.choice(hosts), info.size)
                 placement = ObjectPlacement(object_type, position)
-                if placement.resolved_id not in taken and not _collides(position, info.size, boxes):
+                if placement.resolved_id not in taken and not collides(position, info.size, boxes):
                     taken.add(placement.resolved_id)
                     placements.append(placement)
                     boxes.append((position, info.size))

@@ -22,14 +22,13 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from simulator.calibration.table import seat_top
 from simulator.geometry import box_distances, project_boxes
-from simulator.objects import SimObject, encloses, slide_offset
+from simulator.objects import SimObject
+from simulator.placement import landing
 from simulator.world import World
 
 if TYPE_CHECKING:  # pragma: no cover
     from simulator.render.types import Frames
-    from simulator.scenes import FixedObject
 
 ID_TOLERANCE = 0.015
 # types the floor-plan data lacks and the scene builder synthesizes (docs/scenes.md): an id
@@ -53,7 +52,6 @@ def attach_frames(world: World, provider: FrameProvider | None) -> None:
         _FRAMES[world] = provider
 
 
-INNER_FLOOR = 0.03  # an enclosing receptacle's floor above its box bottom (the renderer's shell)
 
 
 @dataclass(frozen=True)
@@ -69,82 +67,10 @@ class Target:
         return cls(None)
 
     def placement(self, item: SimObject) -> tuple[float, float, float]:
-        """Where ``item`` lands in this receptacle: on an open surface where the agent
-        looks, inside its footprint; in an enclosing receptacle (fridge, microwave,
-        cabinet, drawer) at its footprint's centre, on the calibrated shelf the agent's gaze
-        meets nearest the footprint (the higher one on ties), else on its floor."""
+        """Where ``item`` lands in this receptacle (``simulator.placement.landing``)."""
         assert self.obj is not None and self.world is not None
-        recep = self.obj
-        (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
         camera = self.world.agents[self.agent_index].camera(self.world.field_of_view)
-        _, _, forward = camera.axes()
-
-        def gaze(surface: float) -> tuple[float, float]:
-            if forward[1] < -1e-3:
-                t = (surface - camera.y) / forward[1]
-                return camera.x + t * forward[0], camera.z + t * forward[2]
-            return cx, cz
-
-        def off_footprint(surface: float) -> float:
-            hx, hz = gaze(surface)
-            return max(abs(hx - cx) - sx / 2, 0.0) + max(abs(hz - cz) - sz / 2, 0.0)
-
-        if not encloses(recep):  # on its top, a sofa's or armchair's seat, a garbage can's bottom
-            seat = seat_top(recep.object_type, cy - sy / 2, sy, recep.levels)
-            surface = cy + sy / 2 if seat is None else seat
-        elif recep.levels:
-            surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
-        else:
-            surface = cy - sy / 2 + INNER_FLOOR
-        hx, hz = inside_spot(recep, camera, surface, item.size) if encloses(recep) else gaze(surface)
-        mx = max(sx / 2 - item.size[0] / 2, 0.0)
-        mz = max(sz / 2 - item.size[2] / 2, 0.0)
-        dx, _, dz = slide_offset(recep) if recep.is_open else (0.0, 0.0, 0.0)  # an open drawer is pulled out
-        x = float(np.clip(hx, cx - mx, cx + mx)) + dx
-        z = float(np.clip(hz, cz - mz, cz + mz)) + dz
-        return (round(x, 4), round(surface + item.size[1] / 2, 4), round(z, 4))
-
-
-def inside_spot(recep: SimObject | FixedObject, camera, surface: float, item_size,
-                at: tuple[float, float] | None = None) -> tuple[float, float]:
-    """(x, z) where a thing lands in an enclosing receptacle, on the shelf at ``surface``,
-    with the agent's eye at ``camera`` (x, y, z): AI2-THOR puts it on a free spot, not where
-    the agent looks. Fitted on train masks (docs/calibration.md): across the front where
-    the point ``at`` (x, z) is (None: in line with the agent, as AI2-THOR takes the spawn
-    point nearest the agent), as far as the object fits inside the walls; in depth at the centre, or nearer
-    the open front just enough that the agent sees it: below the eye, that the shelf above
-    (or the receptacle's top) does not hide its top (the expert saw what it took out again
-    from where it put it in); above the eye (a wall cabinet, a microwave over the stove),
-    at the front."""
-    (cx, _, cz), (sx, _, sz) = recep.position, recep.size
-    height = item_size[1]
-    dx, dz = camera.x - cx, camera.z - cz
-    axis = 0 if abs(dx) * sz >= abs(dz) * sx else 2  # the axis towards the agent (the front)
-    half = (sx if axis == 0 else sz) / 2
-    sign = 1.0 if (dx if axis == 0 else dz) >= 0 else -1.0
-    # the shelf above, else the receptacle's own top, hides what lies deep inside
-    above = [level - 0.01 for level in recep.levels if level > surface + 0.02]
-    ceiling = min(above, default=recep.position[1] + recep.size[1] / 2 - INNER_FLOOR)
-    depth, top = 0.0, surface + height  # depth: from the centre towards the front, metres
-    eye = camera.x if axis == 0 else camera.z
-    run = abs(eye - ((cx if axis == 0 else cz) + sign * half))  # from the eye to the front plane
-    if camera.y > ceiling > top:
-        # the ray eye -> top passes the front plane below the ceiling if the top lies
-        # within run * (ceiling - top) / (eye height - ceiling) of the front, inside
-        reach = run * (ceiling - top) / (camera.y - ceiling)
-        depth = max(0.0, min(half, half - reach))
-    elif surface > camera.y:
-        # from below, the shelf's front edge hides all but what lies at the front (a slice
-        # placed just far enough forward for the putting pose was hidden from every pose
-        # the agent could pick it up from): as far forward as it fits
-        depth = max(half - (item_size[0] if axis == 0 else item_size[2]) / 2 - INNER_FLOOR, 0.0)
-    # across the front: as far as the object fits inside the walls
-    ax, az = (camera.x, camera.z) if at is None else at
-    if axis == 0:
-        room = max(sz / 2 - item_size[2] / 2 - INNER_FLOOR, 0.0)
-        return cx + sign * depth, float(np.clip(az, cz - room, cz + room))
-    room = max(sx / 2 - item_size[0] / 2 - INNER_FLOOR, 0.0)
-    return float(np.clip(ax, cx - room, cx + room)), cz + sign * depth
+        return landing(self.world, self.obj, item, camera)
 
 
 def affords(obj: SimObject, affordance: str | None) -> bool:

@@ -8,11 +8,11 @@ from sim_helpers import COUNTER, FRIDGE, go_to, kitchen, meta, obj
 
 from simulator.calibration import fixedfit
 from simulator.calibration.supports import fit_levels, shelf_levels, type_tops
+from simulator.placement import INNER_FLOOR
 from simulator.render.meshes import BOX
 from simulator.render.styles import object_rows
 from simulator.render.types import RenderObject
 from simulator.sim import FOLLOWER
-from simulator.targeting import INNER_FLOOR
 
 
 def test_shelves_are_the_bands_that_hold_enough_of_the_resting_bottoms():
@@ -84,7 +84,7 @@ def test_a_put_into_a_fridge_lands_on_the_shelf_the_agent_looks_at(levels):
 
 def test_a_put_deep_under_a_shelf_comes_forward_until_the_agent_can_see_its_top():
     from simulator.objects import SimObject
-    from simulator.targeting import inside_spot
+    from simulator.placement import inside_spot
 
     class Eye:  # the agent 0.25 m in front of a fridge (its front plane at z = -0.35)
         x, y, z = 0.0, 1.576, -0.6
@@ -140,7 +140,7 @@ def test_what_lies_in_a_sink_basin_above_a_cabinet_is_not_a_shelf_of_the_cabinet
 
 def test_a_put_into_an_enclosure_lands_across_its_front_in_line_with_the_agent():
     from simulator.objects import SimObject
-    from simulator.targeting import inside_spot
+    from simulator.placement import inside_spot
 
     class Eye:  # the agent in front of a fridge (front plane z = -0.35), 0.2 m to the right
         x, y, z = 0.2, 1.576, -0.9
@@ -224,7 +224,7 @@ def test_a_wall_hung_shelf_without_recorded_contents_gets_its_groups_fitted_heig
 
 def test_a_put_onto_a_shelf_above_the_eye_comes_forward_until_its_front_face_shows():
     from simulator.objects import SimObject
-    from simulator.targeting import inside_spot
+    from simulator.placement import inside_spot
 
     class Eye:  # the agent 0.6 m in front of a wall cabinet (its front plane at z = -0.2)
         x, y, z = 0.0, 1.576, -0.8

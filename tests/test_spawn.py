@@ -6,9 +6,9 @@ import pytest
 
 from simulator.geometry import CAMERA_HEIGHT
 from simulator.objects import encloses
-from simulator.spawn import CLEARANCE, random_start
+from simulator.placement import CLEARANCE, INNER_FLOOR
+from simulator.spawn import random_start
 from simulator.start_state import build_world
-from simulator.targeting import INNER_FLOOR
 
 
 @pytest.mark.parametrize("scene", ["FloorPlan10", "FloorPlan219", "FloorPlan308", "FloorPlan424"])
