@@ -32,6 +32,7 @@ from contracts.planning import ActionOutcome
 
 HINT_CONFIDENCE = 0.3
 LANDMARK_SIDES = ("left", "right", "behind")  # a hint's direction from a landmark
+ENCLOSURES = ("Drawer", "Cabinet", "Fridge", "Microwave", "Safe")  # what lies in one is inside its box
 FRONT_RADIUS = 1.25  # metres: the free floor around a landmark that says where its front is
 # TEACh and ALFRED names of the interactions -> one verb
 _VERBS = {
@@ -190,9 +191,15 @@ def _nearest(candidates: list[ObjectInstance], position, within: float) -> Objec
 
 
 def believed_container(memory: ObjectMemory, instance: ObjectInstance) -> str | None:
-    """The instance it lies in or on: a larger instance whose horizontal extent contains its
+    """The instance it lies in or on: the smallest drawer, cabinet, fridge or microwave (an
+    ``ENCLOSURES`` type) whose box holds its centre (a knife on a drawer's bottom lies
+    below the drawer's middle), else a larger instance whose horizontal extent contains its
     centre and whose centre is below it (the highest such one), or None."""
     x, y, z = instance.position
+    holders = [o for o in memory.instances.values() if o.object_type in ENCLOSURES and o.key != instance.key
+               and all(abs(instance.position[i] - o.position[i]) <= o.extent[i] / 2 for i in range(3))]
+    if holders:
+        return min(holders, key=lambda o: (float(np.prod(o.extent)), o.key)).key
     area = instance.extent[0] * instance.extent[2]
     best, best_y = None, -math.inf
     for other in memory.instances.values():

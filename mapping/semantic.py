@@ -64,6 +64,7 @@ STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows 
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
 OPENED_DEPTH = 0.35  # metres: what lies in a container the Follower opened is within this of its seen box
+PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
 VIEW_PERCENTILE = 1.0  # the distance of a detection: this percentile of its points' (robust to a stray pixel)
 
 
@@ -108,7 +109,8 @@ class SemanticMapper(Mapper):
         self.memory = ObjectMemory()
         self.hints = HintBook()
         self.faucets = FaucetBeliefs()
-        self.placed: dict[str, str] = {}  # what the Follower put down itself -> where it put it
+        # what the Follower put down itself -> (where it put it, where it stood (x, z), the step it did)
+        self.placed: dict[str, tuple[str, tuple[float, float], int]] = {}
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
         self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # key -> (centre, extent), this frame
@@ -128,7 +130,7 @@ class SemanticMapper(Mapper):
         if outcome is not None:
             held = self.memory.held
             apply_outcome(self.memory, outcome)
-            self._remember_placement(held)
+            self._remember_placement(held, observation.pose)
             opened = self.memory.instances.get(outcome.action.object_key or "")
             if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:
                 opened.states["opened_from"] = (observation.pose.x, observation.pose.z)  # its open side
@@ -309,33 +311,42 @@ class SemanticMapper(Mapper):
                    and abs(i.position[0] - x) <= i.extent[0] / 2 + OPENED_DEPTH
                    and abs(i.position[2] - z) <= i.extent[2] / 2 + OPENED_DEPTH for i in self.memory.instances.values())
 
-    def _remember_placement(self, held: str | None) -> None:
+    def _remember_placement(self, held: str | None, pose: Pose) -> None:
         """After the Follower's own action: what it put down is believed where it put it
         (``inferred`` until detected there: a pot in a sink basin mostly is not)."""
         if self.memory.held is not None:
             self.placed.pop(self.memory.held, None)
             self.memory.instances[self.memory.held].states.pop("inferred", None)
         elif held in self.memory.instances and self.memory.instances[held].container is not None:
-            self.placed[held] = self.memory.instances[held].container
+            self.placed[held] = (self.memory.instances[held].container, (pose.x, pose.z), self.step)
             self.memory.instances[held].states["inferred"] = True  # believed there, unseen, until detected
 
     def _put_around(self, object_type: str, centre: tuple[float, float, float], exclude: set[str]) -> ObjectInstance | None:
         """An instance of the type the Follower put into or onto a receptacle whose box (plus
         ``BOX_MARGIN``) holds ``centre``: a put believes it at the receptacle's middle, where a
         microwave's opened door or a wide counter may leave it farther than ``match_radius``
-        from where it is seen (and a new twin would be heated or fetched instead)."""
-        for key, place in self.placed.items():
+        from where it is seen (and a new twin would be heated or fetched instead). Also, in
+        the two frames after the put, the one just put when no other instance of its type
+        explains the sighting and the sighting lies within ``PUT_REACH`` of where the Follower
+        stood: a counter seen in part is smaller in memory than the counter the mug landed on
+        (a mug put down, taken for a second mug, picked up and put down again, 60 times)."""
+        unseen = None
+        for key, (place, (x, z), step) in self.placed.items():
             instance, receptacle = self.memory.instances.get(key), self.memory.instances.get(place)
             if instance is None or receptacle is None or instance.object_type != object_type or key in exclude:
                 continue
             if boxes_meet((receptacle.position, receptacle.extent), (centre, (0.0, 0.0, 0.0))):
                 return instance
-        return None
+            if self.step - step <= 1 and np.hypot(centre[0] - x, centre[2] - z) <= PUT_REACH:
+                unseen = instance
+        explained = any(np.hypot(i.position[0] - centre[0], i.position[2] - centre[2]) <= self.params.match_radius
+                        for i in self.memory.of_type(object_type) if i.key not in exclude and i is not unseen)
+        return None if explained else unseen
 
     def _container(self, instance: ObjectInstance) -> str | None:
         """Where the Follower put it while it is seen there (geometry would put a pot on the
         burner's counter: a burner is smaller than the pot), else from geometry."""
-        receptacle = self.memory.instances.get(self.placed.get(instance.key, ""))
+        receptacle = self.memory.instances.get(self.placed.get(instance.key, ("",))[0])
         if receptacle is not None and rests_on(instance, receptacle):
             return receptacle.key
         self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
