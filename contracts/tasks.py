@@ -5,13 +5,19 @@ parameters in order (#0, #1, ...).
 A ``TaskSpec`` names a TEACh task by its definition (``teach_task="Put All X In One Y"``)
 with parameters by these names (``{"X": "Pencil", "relation": "in", "Y": "Drawer"}``); a
 parser may leave out parameters the words do not give. The simulator's task library and
-episode generator, the Commanders' language and the parsers all use this table.
+episode generator, the Commanders' language and the parsers all use this table, and TEACh's
+object classes (``data/object_classes.json``: Silverware, Dishware, ...), which a task's
+parameter may name and a Commander may spell out as their members ("the butter knives,
+spoons and forks").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 
@@ -67,3 +73,21 @@ def positional_params(definition: str, params: Mapping[str, Any]) -> tuple[Any, 
     if unknown:
         raise ValueError(f"TEACh task {definition!r} has no parameter(s) {sorted(unknown)}; its parameters: {names}")
     return tuple(params.get(name) for name in names)
+
+
+@lru_cache(maxsize=1)
+def object_class_table() -> dict[str, tuple[str, ...]]:
+    """TEACh's object classes: class name -> member object types."""
+    raw = json.loads((resources.files("contracts") / "data" / "object_classes.json").read_text(encoding="utf-8"))
+    return {name: tuple(members) for name, members in raw["classes"].items()}
+
+
+def covering_class(types: Iterable[str]) -> str:
+    """What a list of object types names: the one type, or the smallest class holding them
+    all ("butter knives, spoons and forks" -> Silverware; a Commander lists the members of a
+    task's class that are in the room), else the first type."""
+    kinds = list(dict.fromkeys(types))
+    if len(kinds) <= 1:
+        return kinds[0] if kinds else ""
+    holding = [(len(members), name) for name, members in object_class_table().items() if set(kinds) <= set(members)]
+    return min(holding)[1] if holding else kinds[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from contracts.language import ALL, LocationHint, Subgoal, TaskSpec
+from contracts.tasks import covering_class
 from dialogue import lexicon as lx
 from dialogue.analysis import Analysis, Mention
 
@@ -100,8 +101,9 @@ def teach_task(a: Analysis, task_known: bool) -> TaskSpec | None:
         return TaskSpec(teach_task="Boil X", teach_params={"X": a.mentions[0].type})
     things = [m for m in a.mentions if m.relation is None]
     places = [m for m in a.mentions if m.is_place]
-    if things and things[0].count == ALL:
-        x = things[0].type
+    if things and things[0].count == ALL:  # "all the butter knives, spoons and forks": the class they make
+        end = places[-1].start if places else len(a.words)
+        x = covering_class([things[0].type] + [m.type for m in things[1:] if m.count is None and m.start < end])
         if "clean" in preds:
             return TaskSpec(teach_task="Clean All X", teach_params={"X": x})
         if places and places[-1].start > 0 and a.words[places[-1].start - 1] in _ONE:

@@ -86,6 +86,17 @@ def test_task_statement_depends_on_context(rp: RulesParser) -> None:
     assert later.task is None and later.subgoals
 
 
+@pytest.mark.parametrize("text, task, params", [
+    ("Please put all the butter knives, spoons and forks in one drawer.", "Put All X In One Y", {"X": "Silverware", "Y": "Drawer"}),
+    ("Please put all the salt shakers and pepper shakers in one cabinet.", "Put All X In One Y", {"X": "Condiments", "Y": "Cabinet"}),
+    ("Clean all the pots and pans.", "Clean All X", {"X": "Cookware"}),
+    ("Put all the mugs in one cabinet.", "Put All X In One Y", {"X": "Mug", "Y": "Cabinet"}),
+])
+def test_a_list_of_types_in_a_task_names_the_class_they_make(rp: RulesParser, text: str, task: str, params: dict) -> None:
+    (said,) = rp.parse(text)
+    assert said.task is not None and said.task.teach_task == task and said.task.teach_params == params
+
+
 @pytest.mark.parametrize("goal, steps, fields", [
     ("Put a clean mug in the coffee machine.", (), {"task_type": "pick_clean_then_place_in_recep", "object_target": "Mug", "parent_target": "CoffeeMachine"}),
     ("Examine a book by the light of a floor lamp.", (), {"task_type": "look_at_obj_in_light", "object_target": "Book", "toggle_target": "FloorLamp"}),

@@ -14,6 +14,7 @@ from typing import Any
 from agent.commanders.locations import describe, speakable
 from agent.commanders.steps import Step, all_keys
 from contracts.language import Act, Intent, LocationHint, Subgoal, TaskSpec
+from contracts.tasks import covering_class
 from dialogue import lexicon as lx
 from dialogue.generation import Generator, Utterance
 from simulator.tasks import class_members, progress_check
@@ -120,9 +121,9 @@ def task_statement(gen: Generator, world: World, task: Any) -> Utterance | None:
         if len(xs) == 1 and xs[0] == p[0]:
             return gen.task(TaskSpec(teach_task=name, teach_params={"X": p[0]}))
         verb = gen.rng.choice(("Clean all the", "Rinse all", "Please wash all the"))
-        return _instruction(f"{verb} {_plural_list(xs)}.", task=TaskSpec(teach_task=name, teach_params={"X": xs[0]}))
+        return _instruction(f"{verb} {_plural_list(xs)}.", task=TaskSpec(teach_task=name, teach_params={"X": covering_class(xs)}))
     y, prep = ys[0], p[1]
-    meaning = TaskSpec(teach_task=name, teach_params={"X": xs[0], "Y": y})
+    meaning = TaskSpec(teach_task=name, teach_params={"X": covering_class(xs), "Y": y})
     if name == "Put All X On Y" and len(xs) == 1 and xs[0] == p[0] and prep == "on":
         return gen.task(TaskSpec(teach_task=name, teach_params={"X": p[0], "Y": y}))
     one = " one" if name == "Put All X In One Y" else " the"

@@ -2,7 +2,8 @@
 
 A condition ``"simbotObjectClass": "Dishware"`` (TEACh's name; ``"objectClass"`` is accepted
 too) holds for an object whose type belongs to that class in
-``simulator/tasks/object_classes.json``. Every type is its own class, so a parameter may name
+``contracts/data/object_classes.json`` (``contracts.tasks.object_class_table``, shared with
+the parsers). Every type is its own class, so a parameter may name
 either a type ("Mug") or a class ("Drinkware"). As in TEACh, a Sink and its SinkBasin (a
 Bathtub and its BathtubBasin) stand for each other, and sliced pieces inherit the classes of
 the whole object (an AppleSliced is Fruit).
@@ -10,19 +11,16 @@ the whole object (an AppleSliced is Fruit).
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import resources
+
+from contracts.tasks import object_class_table
 
 ALIASES = {"Sink": "SinkBasin", "SinkBasin": "Sink", "Bathtub": "BathtubBasin", "BathtubBasin": "Bathtub"}
 
 
-@lru_cache(maxsize=1)
 def class_table() -> dict[str, tuple[str, ...]]:
-    """Class name -> member object types (from the package data file)."""
-    path = resources.files("simulator.tasks") / "object_classes.json"
-    raw = json.loads(path.read_text(encoding="utf-8"))["classes"]
-    return {name: tuple(members) for name, members in raw.items()}
+    """Class name -> member object types."""
+    return object_class_table()
 
 
 @lru_cache(maxsize=512)
