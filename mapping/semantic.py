@@ -330,7 +330,7 @@ class SemanticMapper(Mapper):
         explains the sighting and the sighting lies within ``PUT_REACH`` of where the Follower
         stood: a counter seen in part is smaller in memory than the counter the mug landed on
         (a mug put down, taken for a second mug, picked up and put down again, 60 times)."""
-        unseen = None
+        just_put = None
         for key, (place, (x, z), step) in self.placed.items():
             instance, receptacle = self.memory.instances.get(key), self.memory.instances.get(place)
             if instance is None or receptacle is None or instance.object_type != object_type or key in exclude:
@@ -338,10 +338,12 @@ class SemanticMapper(Mapper):
             if boxes_meet((receptacle.position, receptacle.extent), (centre, (0.0, 0.0, 0.0))):
                 return instance
             if self.step - step <= 1 and np.hypot(centre[0] - x, centre[2] - z) <= PUT_REACH:
-                unseen = instance
+                just_put = instance
+        if just_put is None:
+            return None
         explained = any(np.hypot(i.position[0] - centre[0], i.position[2] - centre[2]) <= self.params.match_radius
-                        for i in self.memory.of_type(object_type) if i.key not in exclude and i is not unseen)
-        return None if explained else unseen
+                        for i in self.memory.of_type(object_type) if i.key not in exclude and i is not just_put)
+        return None if explained else just_put
 
     def _container(self, instance: ObjectInstance) -> str | None:
         """Where the Follower put it while it is seen there (geometry would put a pot on the
