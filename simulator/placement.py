@@ -44,14 +44,15 @@ def landing(world: World, recep: SimObject, item: SimObject, camera: Camera) -> 
         hx, hz = gaze(surface)
         return max(abs(hx - cx) - sx / 2, 0.0) + max(abs(hz - cz) - sz / 2, 0.0)
 
-    if not encloses(recep):  # on its top, a sofa's or armchair's seat, a garbage can's bottom
+    enclosed = encloses(recep)
+    if not enclosed:  # on its top, a sofa's or armchair's seat, a garbage can's bottom
         seat = seat_top(recep.object_type, cy - sy / 2, sy, recep.levels)
         surface = cy + sy / 2 if seat is None else seat
     elif recep.levels:
         surface = min(sorted(recep.levels, reverse=True), key=off_footprint)
     else:
         surface = cy - sy / 2 + INNER_FLOOR
-    hx, hz = inside_spot(recep, camera, surface, item.size) if encloses(recep) else gaze(surface)
+    hx, hz = inside_spot(recep, camera, surface, item.size) if enclosed else gaze(surface)
     mx = max(sx / 2 - item.size[0] / 2, 0.0)
     mz = max(sz / 2 - item.size[2] / 2, 0.0)
     dx, _, dz = slide_offset(recep) if recep.is_open else (0.0, 0.0, 0.0)  # an open drawer is pulled out
@@ -61,10 +62,10 @@ def landing(world: World, recep: SimObject, item: SimObject, camera: Camera) -> 
     occupied = [
         (world.objects[c].position, world.objects[c].size) for c in recep.children if c != item.object_id
     ]
-    wall = INNER_FLOOR if encloses(recep) else 0.0  # inside its walls (the spot itself may lie at the open front)
+    wall = INNER_FLOOR if enclosed else 0.0  # inside its walls (the spot itself may lie at the open front)
     ax, az = max(mx - wall, 0.0), max(mz - wall, 0.0)
     area = ((min(cx - ax + dx, x), max(cx + ax + dx, x)), (min(cz - az + dz, z), max(cz + az + dz, z)))
-    back = _back(recep, camera) if encloses(recep) else None
+    back = _back(recep, camera) if enclosed else None
     x, z = free_spot((x, y, z), item.size, area, occupied, back)
     return (round(x, 4), round(y, 4), round(z, 4))
 

@@ -18,11 +18,6 @@ from contracts.tasks import object_class_table
 ALIASES = {"Sink": "SinkBasin", "SinkBasin": "Sink", "Bathtub": "BathtubBasin", "BathtubBasin": "Bathtub"}
 
 
-def class_table() -> dict[str, tuple[str, ...]]:
-    """Class name -> member object types."""
-    return object_class_table()
-
-
 @lru_cache(maxsize=512)
 def object_classes(object_type: str) -> tuple[str, ...]:
     """Every class an object of ``object_type`` belongs to, starting with its own type."""
@@ -30,7 +25,7 @@ def object_classes(object_type: str) -> tuple[str, ...]:
     if object_type in ALIASES:
         out.append(ALIASES[object_type])
     base = object_type.removesuffix("Sliced").removesuffix("Cracked")
-    for name, members in class_table().items():
+    for name, members in object_class_table().items():
         if object_type in members or (base != object_type and base in members):
             out.append(name)
     return tuple(dict.fromkeys(out))
@@ -38,8 +33,8 @@ def object_classes(object_type: str) -> tuple[str, ...]:
 
 def class_members(name: str) -> tuple[str, ...]:
     """The object types of a class (a type name gives itself, plus its Sink/Bathtub alias)."""
-    if name in class_table():
-        return class_table()[name]
+    if name in object_class_table():
+        return object_class_table()[name]
     return (name, ALIASES[name]) if name in ALIASES else (name,)
 
 

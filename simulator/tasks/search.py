@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from contracts.observation import FOLLOWER
+from contracts.tasks import object_class_table
 from simulator.geometry import Camera, box_distances, boxes_in_frustum
 from simulator.objects import SimObject, encloses
 from simulator.scenes import cell_center
 from simulator.targeting import lookup
-from simulator.tasks.classes import class_table
 from simulator.world import CAMERA_HEIGHT, World
 
 HORIZONS = (30.0, 0.0, 60.0, -30.0)  # reachable with TEACh's 30-degree and ALFRED's 15-degree looks
@@ -46,12 +46,12 @@ def _score(query: str, name: str) -> float:
 def match_types(world: World, query: str) -> list[str]:
     """The object types in ``world`` that best match ``query`` (several for a class name)."""
     present = sorted({o.object_type for o in world.objects.values()})
-    best_class = max(class_table(), key=lambda c: (_score(query, c), c))
+    best_class = max(object_class_table(), key=lambda c: (_score(query, c), c))
     best_type = max(present, key=lambda t: (_score(query, t), t), default=None)
     class_score = _score(query, best_class)
     type_score = _score(query, best_type) if best_type else 0.0
     if class_score > type_score and class_score >= MIN_SCORE:
-        return [t for t in class_table()[best_class] if t in present]
+        return [t for t in object_class_table()[best_class] if t in present]
     if best_type is None or type_score < MIN_SCORE:
         return []
     return [t for t in present if _score(query, t) == type_score]

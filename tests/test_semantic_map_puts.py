@@ -1,0 +1,56 @@
+"""The semantic mapper and what the Follower put: found where it landed, in what holds it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_semantic_map import WALL, _wall_detection, mapper, observe, room_depth
+
+from contracts.belief import ObjectMemory
+from contracts.geometry import Pose
+from contracts.planning import ActionOutcome, LowLevelAction
+from mapping.memory_updates import believed_container
+
+
+def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it():
+    """A put believes the apple at the microwave's middle; seen inside the microwave's box,
+    farther than ``match_radius`` from there, it is that apple (moved to where it is seen),
+    not a new one that the plan would heat again."""
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
+    apple = m.memory.add("Apple", (0.0, 0.0, 0.0), extent=(0.1, 0.1, 0.1), times_seen=4)
+    m.memory.held = apple.key
+    m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, apple.key, microwave.key), True))
+    assert apple.container == microwave.key and apple.position[0] == pytest.approx(0.5)
+    m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(56, 60))])  # x about -0.1
+    assert m.memory.of_type("Apple") == [apple] and apple.position[0] == pytest.approx(-0.1, abs=0.1)
+    assert apple.times_seen == 5 and apple.container == microwave.key
+
+
+def test_what_the_follower_just_put_on_a_counter_seen_in_part_is_found_where_it_landed():
+    """The counter in memory is the part seen so far; the mug put on it landed beyond that
+    part. Seen in the frame after the put, within reach of where the Follower stood and
+    explained by no other mug, it is that mug; a mug seen later elsewhere is another."""
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    near = np.minimum(room_depth(), 1.0).astype(np.float32)  # a wall 1 m ahead
+    counter = m.memory.add("CounterTop", (-0.6, 0.9, 1.0), extent=(0.4, 0.05, 0.3), times_seen=2)
+    mug = m.memory.add("Mug", (0.0, 0.0, 0.0), extent=(0.1, 0.1, 0.1), times_seen=3)
+    m.memory.held = mug.key
+    put = ActionOutcome(LowLevelAction("Place", {"x": 0.3, "y": 0.6}, mug.key, counter.key), True)
+    m.update(observe(here, near), [_wall_detection("Mug", slice(55, 60), slice(80, 84))], put)  # x about 0.35
+    assert m.memory.of_type("Mug") == [mug] and mug.position[0] == pytest.approx(0.35, abs=0.1)
+    m.update(observe(here, near), [])
+    m.update(observe(here, near), [_wall_detection("Mug", slice(55, 60), slice(30, 34))])  # x about -0.5, later
+    assert len(m.memory.of_type("Mug")) == 2
+
+
+def test_what_lies_in_a_drawer_is_believed_in_it_though_below_its_middle():
+    memory = ObjectMemory()
+    memory.add("CounterTop", (0.0, 0.9, 0.0), extent=(2.0, 0.1, 0.6), times_seen=1)
+    drawer = memory.add("Drawer", (-0.6, 0.74, 0.7), extent=(0.5, 0.14, 0.7), times_seen=1)
+    knife = memory.add("ButterKnife", (-0.8, 0.7, 0.56), extent=(0.2, 0.02, 0.03), times_seen=1)
+    assert believed_container(memory, knife) == drawer.key
+    knife.position = (-0.8, 0.95, 0.0)  # on the counter above it
+    assert believed_container(memory, knife) == "CounterTop#1"
