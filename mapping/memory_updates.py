@@ -2,7 +2,8 @@
 
 ``apply_outcome`` updates the memory after a successful action on the instances the action
 was meant for (``LowLevelAction.object_key`` / ``receptacle_key``): picked up (held), put
-(into the receptacle, on top of it), opened / closed, toggled, sliced, poured; and the
+(into the receptacle, on top of it; what lay in or on a picked-up object travels with it,
+``resting_on``), opened / closed, toggled, sliced, poured; and the
 appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans what
 lies in the sink below it (and what is put there while it runs; what fills is the
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
@@ -52,6 +53,7 @@ COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: coo
 # AI2-THOR's pieces per sliceable type (an egg cracks into one EggCracked)
 PIECES = {"Apple": 8, "Bread": 10, "Lettuce": 8, "Potato": 9, "Tomato": 8, "Egg": 1}
 PIECE_CONFIDENCE = 0.5  # a piece believed from the Follower's own slicing, not yet seen
+CARRY_HEIGHT = 0.3  # metres above a picked-up object's bottom that what rests on it may reach
 
 
 def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
@@ -70,7 +72,11 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
         _unsure_where(memory, target)
     if not outcome.success or verb is None:
         return
+    if verb in ("pickup", "slice") and target is not None:
+        target.states["handled"] = True  # the Follower's own work is on it (no "Which one?" about it)
     if verb == "pickup" and target is not None:
+        for item in resting_on(memory, target):
+            item.container = target.key  # travels with it (``_put`` lands it along)
         memory.held, target.container = target.key, None
     elif verb == "put":
         _put(memory, memory.instances.get(outcome.action.receptacle_key or outcome.action.object_key or ""))
@@ -111,8 +117,13 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
         return
     held.container = receptacle.key
     x, y, z = receptacle.position
+    before = np.array(held.position)
     held.position = (x, y + receptacle.extent[1] / 2 + held.extent[1] / 2, z)
     held.states.pop("seen_from", None)  # seen elsewhere
+    for item in _inside(memory, held):  # what it carries lands with it, as far from it as before
+        item.position = tuple(float(v) for v in np.array(item.position) + np.array(held.position) - before)
+        item.states.pop("seen_from", None)
+        item.states["inferred"] = True  # believed there, unseen, until detected
     if receptacle.object_type in BASINS and any(f.states.get("is_toggled") for f in memory.of_type("Faucet")
                                                 if _nearest([receptacle], f.position, TAP_REACH)):
         _clean([held])  # under a running tap
@@ -176,6 +187,32 @@ def _cook(items: list[ObjectInstance], memory: ObjectMemory) -> None:
         item.states["is_cooked"] = True
         for inner in _contents(memory, item):  # a potato in the pot on the burner
             inner.states["is_cooked"] = True
+
+
+def resting_on(memory: ObjectMemory, carrier: ObjectInstance) -> list[ObjectInstance]:
+    """What picking ``carrier`` up takes along besides what the memory has in it (AI2-THOR
+    moves what lies on a plate with the plate): smaller instances whose centre is over its
+    footprint, no lower than its bottom and at most ``CARRY_HEIGHT`` above it, whatever
+    geometry said they lie on (slices cut on a plate on a shelf were believed on the shelf)."""
+    bottom = carrier.position[1] - carrier.extent[1] / 2
+    area = carrier.extent[0] * carrier.extent[2]
+    inside = _inside(memory, carrier)
+    return [i for i in memory.instances.values()
+            if i is not carrier and i not in inside and i.key != memory.held and i.extent[0] * i.extent[2] < area
+            and rests_on(i, carrier, margin=0.0) and bottom <= i.position[1] <= bottom + CARRY_HEIGHT]
+
+
+def _inside(memory: ObjectMemory, holder: ObjectInstance) -> list[ObjectInstance]:
+    """Instances in or on ``holder``, and in or on those (a slice on the bread on a plate)."""
+    found: list[ObjectInstance] = []
+    frontier = [holder.key]
+    while frontier:
+        key = frontier.pop()
+        for item in memory.instances.values():
+            if item.container == key and item is not holder and item not in found:
+                found.append(item)
+                frontier.append(item.key)
+    return found
 
 
 def _contents(memory: ObjectMemory, holder: ObjectInstance | None) -> list[ObjectInstance]:

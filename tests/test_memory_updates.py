@@ -4,6 +4,8 @@ slice makes; a click that found nothing on an inferred instance."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from contracts.belief import ObjectMemory
 from contracts.planning import ActionOutcome, LowLevelAction
 from mapping.memory_updates import apply_outcome, believe_pieces, believed_container
@@ -47,7 +49,7 @@ def test_own_actions_update_the_memory():
     assert memory.held is None  # a failed action changes nothing
     mug.states["seen_from"] = (-0.5, 0.0, 1.0)
     _do(memory, "Pickup", "Mug#1")
-    assert memory.held == "Mug#1" and mug.container is None
+    assert memory.held == "Mug#1" and mug.container is None and mug.states["handled"]
     _do(memory, "Place", None, "SinkBasin#1")
     assert memory.held is None and mug.container == "SinkBasin#1" and mug.position[0] == 0.5
     assert "seen_from" not in mug.states  # put elsewhere: not to be approached from where it was seen
@@ -100,3 +102,27 @@ def test_a_pour_empties_the_held_vessel_and_fills_what_it_was_poured_into():
     _do(memory, "Pour", "Bowl#1", "Mug#1")  # the skill's action names the held bowl and the mug
     assert memory.instances["Bowl#1"].states["is_filled"] is False
     assert memory.instances["Mug#1"].states["is_filled"] is True
+
+
+def test_what_lies_on_a_picked_up_plate_travels_with_it():
+    memory = _scene()
+    plate = memory.add("Plate", (-1.0, 0.96, 1.0), extent=(0.25, 0.03, 0.25), times_seen=1, container="CounterTop#1")
+    bread = memory.add("Bread", (-1.0, 1.0, 1.0), extent=(0.1, 0.1, 0.2), times_seen=1, container="Plate#1")
+    memory.instances["Bread#1"].states["is_sliced"] = True
+    believe_pieces(memory, bread)  # the pieces believed in its container... or on the counter by geometry
+    pieces = memory.of_type("BreadSliced")
+    for piece in pieces[:3]:
+        piece.container = "CounterTop#1"
+    beside = memory.add("Apple", (-1.2, 0.99, 1.0), extent=(0.08, 0.08, 0.08), times_seen=1, container="CounterTop#1")
+    _do(memory, "Pickup", "Plate#1")
+    assert all(p.container in ("Plate#1", "Bread#1") for p in pieces) and beside.container == "CounterTop#1"
+    before = {p.key: p.position for p in pieces}
+    _do(memory, "Place", None, "SinkBasin#1")
+    shift = np.array(plate.position) - np.array((-1.0, 0.96, 1.0))
+    assert np.allclose(bread.position, np.array((-1.0, 1.0, 1.0)) + shift)
+    for piece in pieces:
+        assert np.allclose(piece.position, np.array(before[piece.key]) + shift) and piece.states["inferred"]
+    assert beside.position == (-1.2, 0.99, 1.0)  # beside the plate, not on it: stays
+    _do(memory, "Pickup", "Mug#1")
+    _do(memory, "Place", None, "Microwave#1")
+    assert memory.instances["Apple#1"].position == (1.5, 1.0, 1.0)  # a mug carries nothing from the counter
