@@ -79,11 +79,11 @@ def test_a_container_inside_an_opened_one_of_its_type_is_not_opened_again():
     assert not searcher.worth_opening(closed, SearchTarget(NavigationGoal(instance="Fridge#3"), True))
     searcher.searched(beside)
     searcher.searched(searcher.next_search(closed, "Apple"))  # the counter
-    # nothing else left: the door-like one is opened after all (it may be a container of its own:
-    # the drawer above an opened one, the other door of a double cabinet), and is worth opening there
+    # nothing else left: the door-like one is looked into from close in front, not clicked (in
+    # a traced ALFRED train episode all 6 containers opened as a last resort were "already open")
     last = searcher.next_search(closed, "Apple")
-    assert last.goal.instance == "Fridge#3" and last.open_receptacle and "last resort" in last.reason
-    assert searcher.worth_opening(closed, last)
+    assert last.goal.instance == "Fridge#3" and last.look_inside and last.goal.centred
+    assert not last.open_receptacle and "last resort" in last.reason
     searcher.searched(last)
     assert searcher.next_search(closed, "Apple") is None
 
@@ -209,3 +209,14 @@ def test_a_surface_seen_from_above_within_seen_range_is_not_visited():
     assert searcher.next_search(closed, "Apple").goal.instance == "CounterTop#1"
     searcher.viewed = {"CounterTop#1": searcher.seen_range - 0.1}  # what stood on it would have been seen
     assert searcher.next_search(closed, "Apple") is None
+
+
+def test_the_door_of_an_opened_cabinet_taken_for_a_drawer_is_not_opened_before_the_rest():
+    searcher = FrontierPriorSearcher("learned")
+    closed = _walled_belief()
+    fridge = searcher.next_search(closed, "Apple")
+    searcher.searched(fridge)
+    door = closed.memory.add("Drawer", (-0.7, 0.9, 0.1), extent=(0.1, 0.4, 0.4), times_seen=1)
+    apart = closed.memory.add("Drawer", (-1.0, 0.9, 0.9), extent=(0.5, 0.2, 0.5), times_seen=1)
+    assert not searcher.worth_opening(closed, SearchTarget(NavigationGoal(instance=door.key), True))
+    assert searcher.worth_opening(closed, SearchTarget(NavigationGoal(instance=apart.key), True))
