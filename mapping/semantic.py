@@ -264,7 +264,8 @@ class SemanticMapper(Mapper):
                                                p.match_radius, exclude=apart)
             self.sightings[instance.key] = (centroid, extent)
         instance.states.pop("inferred", None)  # seen
-        if self.memory.held not in (instance.key, instance.container):  # what the held thing carries stays on it
+        held = self.memory.held
+        if held is None or held not in (instance.key, instance.container):  # what the held thing carries stays on it
             instance.container = self._container(instance)
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
         distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))

@@ -54,3 +54,16 @@ def test_what_lies_in_a_drawer_is_believed_in_it_though_below_its_middle():
     assert believed_container(memory, knife) == drawer.key
     knife.position = (-0.8, 0.95, 0.0)  # on the counter above it
     assert believed_container(memory, knife) == "CounterTop#1"
+
+
+def test_a_sighting_is_believed_in_what_holds_it_and_what_a_held_plate_carries_stays_on_it():
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
+    m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(56, 60))])
+    apple = m.memory.of_type("Apple")[0]
+    assert apple.container == microwave.key  # nothing held: from geometry
+    plate = m.memory.add("Plate", (0.0, 1.0, 0.5), extent=(0.25, 0.03, 0.25), times_seen=1)
+    m.memory.held, apple.container = plate.key, plate.key  # carried on the held plate
+    m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(56, 60))])
+    assert apple.container == plate.key
