@@ -54,6 +54,7 @@ COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: coo
 PIECES = {"Apple": 8, "Bread": 10, "Lettuce": 8, "Potato": 9, "Tomato": 8, "Egg": 1}
 PIECE_CONFIDENCE = 0.5  # a piece believed from the Follower's own slicing, not yet seen
 CARRY_HEIGHT = 0.3  # metres above a picked-up object's bottom that what rests on it may reach
+CARRY_MARGIN = 0.05  # metres beyond its believed box (a box from depth points is smaller than the plate)
 
 
 def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
@@ -192,14 +193,15 @@ def _cook(items: list[ObjectInstance], memory: ObjectMemory) -> None:
 def resting_on(memory: ObjectMemory, carrier: ObjectInstance) -> list[ObjectInstance]:
     """What picking ``carrier`` up takes along besides what the memory has in it (AI2-THOR
     moves what lies on a plate with the plate): smaller instances whose centre is over its
-    footprint, no lower than its bottom and at most ``CARRY_HEIGHT`` above it, whatever
-    geometry said they lie on (slices cut on a plate on a shelf were believed on the shelf)."""
+    footprint (plus ``CARRY_MARGIN``), no lower than its bottom and at most ``CARRY_HEIGHT``
+    above it, whatever geometry said they lie on (slices cut on a plate on a shelf were
+    believed on the shelf, their centres up to 2 cm beyond the plate's believed box)."""
     bottom = carrier.position[1] - carrier.extent[1] / 2
     area = carrier.extent[0] * carrier.extent[2]
     inside = _inside(memory, carrier)
     return [i for i in memory.instances.values()
             if i is not carrier and i not in inside and i.key != memory.held and i.extent[0] * i.extent[2] < area
-            and rests_on(i, carrier, margin=0.0) and bottom <= i.position[1] <= bottom + CARRY_HEIGHT]
+            and rests_on(i, carrier, margin=CARRY_MARGIN) and bottom <= i.position[1] <= bottom + CARRY_HEIGHT]
 
 
 def _inside(memory: ObjectMemory, holder: ObjectInstance) -> list[ObjectInstance]:

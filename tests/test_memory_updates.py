@@ -113,6 +113,7 @@ def test_what_lies_on_a_picked_up_plate_travels_with_it():
     pieces = memory.of_type("BreadSliced")
     for piece in pieces[:3]:
         piece.container = "CounterTop#1"
+    pieces[0].position = (-1.0, 1.0, 0.86)  # 1 cm beyond the plate's believed box
     beside = memory.add("Apple", (-1.2, 0.99, 1.0), extent=(0.08, 0.08, 0.08), times_seen=1, container="CounterTop#1")
     _do(memory, "Pickup", "Plate#1")
     assert all(p.container in ("Plate#1", "Bread#1") for p in pieces) and beside.container == "CounterTop#1"
