@@ -18,17 +18,12 @@ mapper): what stood on it in view would have been seen within reach. On 104 trai
 1 m: SPL 0.620 -> 0.621; 2 m lost successes (0.952 -> 0.933: things on a surface seen
 from farther were hidden or too small).
 
-A closed container that lies where the door of an opened container swings is taken for
-that door, remembered again (of any container type: the detector calls a cabinet door
-seen edge-on a drawer), and is not opened (``door_swept_box``) -- until nothing else is
-left: then it is opened after all (a "last resort"), since it may be a container of its
-own (the drawer above an opened one, whose box grew when it was pulled out; the other door
-of a double cabinet). On 104 train episodes of ``nesy bench nav`` the last resort turned one
-failure into a success (0.904 -> 0.913, SPL 0.581 either way). With the detector most are
-the opened one's door (all 6 last-resort opens of a traced ALFRED train episode failed
-"already open"); looking into them instead of clicking (stop 38) halved ALFRED's "already
-open" failures but cost oracle-seg TATC 5 FloorPlan10 episodes to endless searches (a pot
-lay in such a cabinet), and was not kept (BENCHMARKS.md, stop 38).
+A closed container that lies where the door of an opened one of its type swings is taken
+for that door, remembered again, and is not opened (``door_swept_box``) -- until nothing
+else is left: then it is proposed after all (a "last resort"), since it may be a container
+of its own (the drawer above an opened one, whose box grew when it was pulled out; the
+other door of a double cabinet). On 104 train episodes of ``nesy bench nav`` the last
+resort turned one failure into a success (0.904 -> 0.913, SPL 0.581 either way).
 When even those are done, the final resort: each opened container once more, as a goal
 close in front of its middle (``SearchTarget.look_inside``), since what lies in one
 opened askew, from afar or at the frame's edge was never in view (a candle in a drawer
@@ -192,17 +187,15 @@ class FrontierPriorSearcher(Searcher):
 
     def _opened_around(self, belief: Belief, instance) -> bool:
         """Does the instance's centre lie in the box (plus ``same_margin``) of an opened
-        container, the box swept out by its door towards where the Follower opened it? (An
-        opened door moves what is seen of it: the same container is often remembered again
-        as a new instance, in front of the old one, and of another container type: the
-        detector calls a cabinet door seen edge-on a drawer: 3 of the 6 "already open" clicks
-        of a traced ALFRED train episode, FloorPlan18).)"""
+        container of its type, the box swept out by its door towards where the Follower
+        opened it? (An opened door moves what is seen of it: the same container is often
+        remembered again as a new instance, in front of the old one.)"""
         opened = {key for key in self.opened if key != instance.key}
-        opened |= {i.key for i in belief.memory.instances.values()
-                   if i.object_type in CONTAINERS and i.states.get("is_open") and i.key != instance.key}
+        opened |= {i.key for i in belief.memory.of_type(instance.object_type)
+                   if i.states.get("is_open") and i.key != instance.key}
         for key in opened:
             other = belief.memory.instances.get(key)
-            if other is None or other.object_type not in CONTAINERS:
+            if other is None or other.object_type != instance.object_type:
                 continue
             low, high = door_swept_box(other)
             if np.all((np.asarray(instance.position) >= low - self.same_margin)

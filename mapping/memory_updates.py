@@ -192,16 +192,18 @@ def _cook(items: list[ObjectInstance], memory: ObjectMemory) -> None:
 
 def resting_on(memory: ObjectMemory, carrier: ObjectInstance) -> list[ObjectInstance]:
     """What picking ``carrier`` up takes along besides what the memory has in it (AI2-THOR
-    moves what lies on a plate with the plate): smaller instances whose centre is over its
-    footprint (plus ``CARRY_MARGIN``), no lower than its bottom and at most ``CARRY_HEIGHT``
-    above it, whatever geometry said they lie on (slices cut on a plate on a shelf were
-    believed on the shelf, their centres up to 2 cm beyond the plate's believed box)."""
+    moves what lies on a plate with the plate): instances at most half its size whose centre
+    is over its footprint (plus ``CARRY_MARGIN``), above its centre and at most
+    ``CARRY_HEIGHT`` above its bottom, whatever geometry said they lie on (slices cut on a
+    plate on a shelf were believed on the shelf, their centres up to 2 cm beyond the plate's
+    believed box). A slice picked up from a row of slices takes none along: they lie beside
+    it, not on it (without that rule the row went into the microwave with it, in memory)."""
     bottom = carrier.position[1] - carrier.extent[1] / 2
     area = carrier.extent[0] * carrier.extent[2]
     inside = _inside(memory, carrier)
     return [i for i in memory.instances.values()
-            if i is not carrier and i not in inside and i.key != memory.held and i.extent[0] * i.extent[2] < area
-            and rests_on(i, carrier, margin=CARRY_MARGIN) and bottom <= i.position[1] <= bottom + CARRY_HEIGHT]
+            if i is not carrier and i not in inside and i.key != memory.held and i.extent[0] * i.extent[2] <= area / 2
+            and rests_on(i, carrier, margin=CARRY_MARGIN) and carrier.position[1] < i.position[1] <= bottom + CARRY_HEIGHT]
 
 
 def _inside(memory: ObjectMemory, holder: ObjectInstance) -> list[ObjectInstance]:

@@ -209,14 +209,3 @@ def test_a_surface_seen_from_above_within_seen_range_is_not_visited():
     assert searcher.next_search(closed, "Apple").goal.instance == "CounterTop#1"
     searcher.viewed = {"CounterTop#1": searcher.seen_range - 0.1}  # what stood on it would have been seen
     assert searcher.next_search(closed, "Apple") is None
-
-
-def test_the_door_of_an_opened_cabinet_taken_for_a_drawer_is_not_opened_before_the_rest():
-    searcher = FrontierPriorSearcher("learned")
-    closed = _walled_belief()
-    fridge = searcher.next_search(closed, "Apple")
-    searcher.searched(fridge)
-    door = closed.memory.add("Drawer", (-0.7, 0.9, 0.1), extent=(0.1, 0.4, 0.4), times_seen=1)
-    apart = closed.memory.add("Drawer", (-1.0, 0.9, 0.9), extent=(0.5, 0.2, 0.5), times_seen=1)
-    assert not searcher.worth_opening(closed, SearchTarget(NavigationGoal(instance=door.key), True))
-    assert searcher.worth_opening(closed, SearchTarget(NavigationGoal(instance=apart.key), True))

@@ -127,3 +127,16 @@ def test_what_lies_on_a_picked_up_plate_travels_with_it():
     _do(memory, "Pickup", "Mug#1")
     _do(memory, "Place", None, "Microwave#1")
     assert memory.instances["Apple#1"].position == (1.5, 1.0, 1.0)  # a mug carries nothing from the counter
+
+
+def test_a_slice_picked_up_from_a_row_takes_none_of_the_others_along():
+    memory = _scene()
+    bread = memory.add("Bread", (-1.0, 1.0, 1.0), extent=(0.1, 0.1, 0.2), times_seen=1, container="CounterTop#1")
+    believe_pieces(memory, bread)
+    first, *rest = memory.of_type("BreadSliced")
+    for piece in rest:  # seen since: their boxes from depth points a little smaller
+        piece.extent = (0.08, 0.1, 0.02)
+    where = [p.position for p in rest]
+    _do(memory, "Pickup", first.key)
+    _do(memory, "Place", None, "Microwave#1")
+    assert [p.position for p in rest] == where
