@@ -9,10 +9,7 @@ Follower should speak instead, and what to ask.
   the planner is FAILING with no plan at all: "Can you help me?";
 - ambiguity: the next step picks up, puts, cleans, heats, cools, slices, fills or pours an
   object that matches several instances in memory (or the planner reports AMBIGUOUS) and
-  the Commander has not picked one and the planned one is not one the Follower picked up
-  or sliced already (the mapper's ``handled``; asked about a potato it had just cooked,
-  the Commander named a raw one, cooked again: 35 steps in N Cooked Slices 0193): a
-  reference question naming up
+  the Commander has not picked one: a reference question naming up
   to ``max_candidates`` candidates by where they are ("Which mug, the one in the sink or
   the one on the counter?"); the answer picks the instance (``Goal.preferred``);
 - not found: the planner has searched for the next step's object for ``explore_budget``
@@ -47,7 +44,6 @@ from contracts.language import QuestionKind
 from contracts.observation import ModuleContext
 from contracts.planning import PlannerState
 from contracts.registry import dialogue_manager
-from contracts.tasks import object_class_table
 from dialogue import lexicon as lx
 from dialogue.reference import describe_candidates
 
@@ -55,10 +51,6 @@ from dialogue.reference import describe_candidates
 # or faucet does for toggling, opening or going to one: no reference question about those.)
 HANDLED = ("PickupObject", "PutObject", "CleanObject", "HeatObject", "CoolObject", "SliceObject", "FillObject",
            "PourObject")
-# Picked up only to cut with: any one cuts (TEACh's tasks share one knife among all their
-# slices). Asked "Which knife?", the Commander names the one its check ranks first, and a
-# Follower already holding another walked to it: 20 steps in Plate Of Toast 0121.
-TOOLS = frozenset(object_class_table()["Knives"])
 
 
 def _at_least(default: int, low: int) -> int:
@@ -164,13 +156,10 @@ class RuleDialogueManager(DialogueManager):
             return None
         kind, key = state.steps[0].subgoal.object, state.steps[0].object_key
         belief = state.belief
-        if state.steps[0].subgoal.action not in HANDLED or kind is None or kind.endswith("Sliced") or kind in TOOLS \
-                or _every_instance_counts(state, kind):
+        if state.steps[0].subgoal.action not in HANDLED or kind is None or kind.endswith("Sliced") or _every_instance_counts(state, kind):
             return None
         if state.goal.preferred_key(kind) in belief.memory.instances:
             return None
-        if key in belief.memory.instances and belief.memory.instances[key].states.get("handled"):
-            return None  # the one it picked up or sliced already: it is working with it
         held = belief.memory.held
         if held is not None and belief.memory.instances[held].object_type == kind:
             return None

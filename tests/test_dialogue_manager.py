@@ -122,19 +122,6 @@ def test_ambiguity_does_not_fire_without_several_candidates_or_once_one_is_picke
     two_sinks.memory.add("SinkBasin", (2.0, 0.9, 2.0))
     faucet_on = [PlannedSubgoal(Subgoal("GotoLocation", "SinkBasin"), "SinkBasin#1")]  # any sink will do
     assert manager().next_question(state(belief=two_sinks, steps=faucet_on)) is None
-    two_knives = kitchen()
-    for x in (-1.0, 1.0):
-        two_knives.memory.add("Knife", (x, 0.95, 2.2))
-    cut_with = [PlannedSubgoal(Subgoal("PickupObject", "Knife"), "Knife#1")]  # any knife cuts
-    assert manager().next_question(state(belief=two_knives, steps=cut_with)) is None
-    worked_on = kitchen()
-    worked_on.memory.instances["Mug#2"].states["handled"] = True  # it picked this one up before
-    assert manager().next_question(state(belief=worked_on, steps=[PlannedSubgoal(PICKUP, "Mug#2")])) is None
-    assert manager().next_question(state(belief=worked_on, steps=[PlannedSubgoal(PICKUP, "Mug#1")])) is not None
-    two_knives.memory.add("Apple", (-1.0, 0.95, 2.2))
-    two_knives.memory.add("Apple", (1.0, 0.95, 2.2))
-    assert manager().next_question(state(belief=two_knives, steps=[PlannedSubgoal(Subgoal("PickupObject", "Apple"),
-                                                                                   "Apple#1")])).kind == QuestionKind.WHICH
 
 
 def test_a_reference_question_is_not_asked_again_for_the_same_candidates():

@@ -49,7 +49,7 @@ def test_own_actions_update_the_memory():
     assert memory.held is None  # a failed action changes nothing
     mug.states["seen_from"] = (-0.5, 0.0, 1.0)
     _do(memory, "Pickup", "Mug#1")
-    assert memory.held == "Mug#1" and mug.container is None and mug.states["handled"]
+    assert memory.held == "Mug#1" and mug.container is None
     _do(memory, "Place", None, "SinkBasin#1")
     assert memory.held is None and mug.container == "SinkBasin#1" and mug.position[0] == 0.5
     assert "seen_from" not in mug.states  # put elsewhere: not to be approached from where it was seen
