@@ -119,8 +119,9 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
     before = np.array(held.position)
     held.position = (x, y + receptacle.extent[1] / 2 + held.extent[1] / 2, z)
     held.states.pop("seen_from", None)  # seen elsewhere
+    shift = np.array(held.position) - before
     for item in _inside(memory, held):  # what it carries lands with it, as far from it as before
-        item.position = tuple(float(v) for v in np.array(item.position) + np.array(held.position) - before)
+        item.position = tuple(float(v) for v in np.array(item.position) + shift)
         item.states.pop("seen_from", None)
         item.states["inferred"] = True  # believed there, unseen, until detected
     if receptacle.object_type in BASINS and any(f.states.get("is_toggled") for f in memory.of_type("Faucet")
@@ -198,22 +199,21 @@ def resting_on(memory: ObjectMemory, carrier: ObjectInstance) -> list[ObjectInst
     it, not on it (without that rule the row went into the microwave with it, in memory)."""
     bottom = carrier.position[1] - carrier.extent[1] / 2
     area = carrier.extent[0] * carrier.extent[2]
-    inside = _inside(memory, carrier)
+    inside = {i.key for i in _inside(memory, carrier)}
     return [i for i in memory.instances.values()
-            if i is not carrier and i not in inside and i.key != memory.held and i.extent[0] * i.extent[2] <= area / 2
+            if i is not carrier and i.key not in inside and i.key != memory.held and i.extent[0] * i.extent[2] <= area / 2
             and rests_on(i, carrier, margin=CARRY_MARGIN) and carrier.position[1] < i.position[1] <= bottom + CARRY_HEIGHT]
 
 
 def _inside(memory: ObjectMemory, holder: ObjectInstance) -> list[ObjectInstance]:
     """Instances in or on ``holder``, and in or on those (a slice on the bread on a plate)."""
     found: list[ObjectInstance] = []
-    frontier = [holder.key]
+    frontier = [holder]
     while frontier:
-        key = frontier.pop()
-        for item in memory.instances.values():
-            if item.container == key and item is not holder and item not in found:
+        for item in _contents(memory, frontier.pop()):
+            if item is not holder and item not in found:
                 found.append(item)
-                frontier.append(item.key)
+                frontier.append(item)
     return found
 
 
