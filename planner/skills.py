@@ -14,6 +14,7 @@ until memory holds an object of the type; ``GotoSkill`` walks to an instance.
 from __future__ import annotations
 
 import math
+import re
 
 from contracts.belief import Belief
 from contracts.geometry import CameraIntrinsics, project
@@ -32,6 +33,8 @@ AFFORDANCE = {"Pickup": "pickupable", "Place": "receptacle", "Open": "openable",
               "ToggleOn": "toggleable", "ToggleOff": "toggleable", "Slice": "sliceable", "Pour": "pourable"}
 ALREADY = {"Open": "already open", "Close": "already closed", "ToggleOn": "already on", "ToggleOff": "already off"}
 MAX_RETRIES = 3
+# AI2-THOR's refusal names the receptacle the click took: "Cannot place Pot in Toaster"
+REFUSED_BY = re.compile(r"Cannot place \S+ in ([A-Za-z]+)")
 MAX_MOVES = 3  # steps aside or back to find a view with a clean click
 MAX_STEPS = 250  # actions one skill may take
 HORIZONS = (0.0, 30.0, -30.0, 60.0)  # camera horizons to scan when the target is not in view on arrival
@@ -168,6 +171,9 @@ class InteractSkill(Skill):
         if "is closed" in lowered and action.action == "Place" and self._believed_open(belief):
             error = "the click hit a closed neighbour"  # the target is open: retry elsewhere, below
             self.history.misclicks[self.target] += 1  # and the next skill for it comes closer
+        elif action.action == "Place" and _refused_by_another(error, belief, self.target):
+            error = lowered = "the click hit a neighbour receptacle"  # retry elsewhere, below
+            self.history.misclicks[self.target] += 1
         elif "is closed" in lowered and action.action in ("Place", "Pickup") and not self.queue:
             self.queue.append("Open")  # receptacle closed: open it, then do the subgoal
             return None
@@ -188,6 +194,20 @@ class InteractSkill(Skill):
         self.avoid.append(point)
         self.reach = max((self.reach or REACH) - 0.25, 0.3)  # come closer and click elsewhere in the mask
         return None
+
+
+def _refused_by_another(error: str, belief: Belief, target: str | None) -> bool:
+    """A put refused by a receptacle of another type than the one meant ("Cannot place Pot
+    in Toaster" for a sink basin): the click took a neighbour, or the detection it clicked
+    in was another object. Not a refusal by the target: 29 puts into a toaster the detector
+    called a sink basin ended a no-oracle Boil Potato (0096) at the failed-action limit."""
+    found = REFUSED_BY.search(error)
+    meant = belief.memory.instances.get(target or "") if belief.memory is not None else None
+    return found is not None and meant is not None and _kind(found.group(1)) != _kind(meant.object_type)
+
+
+def _kind(object_type: str) -> str:
+    return object_type.removesuffix("Basin")  # a click on a sink's rim puts into its basin
 
 
 def took_effect(action: LowLevelAction, belief: Belief, before: Belief | None = None) -> bool:

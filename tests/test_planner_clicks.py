@@ -19,7 +19,7 @@ from contracts.navigation import (
 from contracts.planning import PlannedSubgoal, SkillState
 from planner.history import MISCLICK_LIMIT, History
 from planner.raycast import better_view, ray_click
-from planner.skills import InteractSkill, SearchSkill
+from planner.skills import MAX_RETRIES, InteractSkill, SearchSkill
 
 FULL = (0, 0, 100, 100)
 
@@ -124,6 +124,27 @@ def test_a_receptacle_whose_clicks_keep_hitting_a_closed_neighbour_is_left_out()
             result = s.step(observation("Place", False, "Receptacle Cabinet|2 is closed"), b, dets)
         history.failed("put", "Cabinet", result.reason)
     assert history.gone("Cabinet")  # replanning binds another cabinet
+
+
+def test_a_put_refused_by_another_type_than_the_receptacle_meant_is_a_misclick():
+    # the detector called a toaster a sink basin: "Cannot place Pot in Toaster" is about
+    # what the click took, not a refusal by the basin (29 such puts ended a no-oracle episode)
+    b = belief([("SinkBasin", "SinkBasin", (0.0, 0.9, 1.0), None, {}),
+                ("Pot", "Pot", (0.3, 1.0, 1.0), None, {})], held="Pot")
+    dets = [detection("SinkBasin", (30, 60, 70, 100))]
+    s = skill("PutObject", "Pot", "Pot", "SinkBasin", "SinkBasin")
+    clicks = [s.step(observation(), b, dets).action.target]
+    result = s.step(observation("Place", False, "Cannot place Pot in Toaster"), b, dets)
+    while result.state == SkillState.RUNNING:  # elsewhere in the mask, each from nearer
+        assert result.action.target not in clicks
+        clicks.append(result.action.target)
+        result = s.step(observation("Place", False, "Cannot place Pot in Toaster"), b, dets)
+    s.history.failed("put", "SinkBasin", result.reason)
+    assert len(clicks) == MAX_RETRIES + 1 and s.history.gone("SinkBasin") and "SinkBasin" not in s.history.full
+    # refused by the receptacle meant (a rim click lands in the basin): a true refusal, as before
+    s = skill("PutObject", "Pot", "Pot", "SinkBasin", "SinkBasin")
+    s.step(observation(), b, dets)
+    assert s.step(observation("Place", False, "Cannot place Pot in SinkBasin"), b, dets).state == SkillState.FAILED
 
 
 class Exhausted(Searcher):
