@@ -89,7 +89,8 @@ class ObjectInstance:
     last_seen: int = -1  # the Follower step it was last seen at (-1: never, e.g. a hint)
     times_seen: int = 0
     container: str | None = None  # key of the instance it is believed to be in/on
-    states: dict[str, Any] = field(default_factory=dict)  # "is_open", "is_sliced", ...
+    # "is_open", "is_sliced", ...; "handled": the Follower itself picked it up or sliced it
+    states: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

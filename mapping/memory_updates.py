@@ -73,6 +73,8 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
         _unsure_where(memory, target)
     if not outcome.success or verb is None:
         return
+    if verb in ("pickup", "slice") and target is not None:
+        target.states["handled"] = True  # the Follower's own work is on it (dialogue: no "Which one?" about it)
     if verb == "pickup" and target is not None:
         for item in resting_on(memory, target):
             item.container = target.key  # travels with it (``_put`` lands it along)

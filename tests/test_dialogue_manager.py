@@ -23,8 +23,8 @@ from dialogue.manager import AlwaysFirstDialogueManager, RuleDialogueManager, Si
 from dialogue.rules import RulesParser
 
 CONTEXT = ModuleContext(CameraIntrinsics(64, 64, 90.0, 1.5), False, seed=0)
-TASK = Goal(TaskSpec(teach_task="Coffee"))
 PICKUP = Subgoal("PickupObject", "Mug")
+TASK = Goal(TaskSpec(teach_task="Coffee"), (PICKUP,))  # a task and a step about the mug
 ACTING = PlannerStatus(PlannerState.ACTING, "Mug")
 
 
@@ -122,6 +122,25 @@ def test_ambiguity_does_not_fire_without_several_candidates_or_once_one_is_picke
     two_sinks.memory.add("SinkBasin", (2.0, 0.9, 2.0))
     faucet_on = [PlannedSubgoal(Subgoal("GotoLocation", "SinkBasin"), "SinkBasin#1")]  # any sink will do
     assert manager().next_question(state(belief=two_sinks, steps=faucet_on)) is None
+
+
+def test_no_reference_question_about_an_object_only_the_task_implies():
+    # "Make coffee.": any mug will do; "Rinse the mug.": which one is the Commander's
+    belief, step = kitchen(), [PlannedSubgoal(PICKUP, "Mug#1")]
+    assert manager().next_question(state(goal=Goal(TaskSpec(teach_task="Coffee")), belief=belief, steps=step)) is None
+    assert manager().next_question(state(belief=belief, steps=step)).kind == QuestionKind.WHICH
+
+
+def test_no_reference_question_about_the_instance_it_is_working_with_until_its_step_is_done():
+    worked_on = kitchen()
+    worked_on.memory.instances["Mug#2"].states["handled"] = True  # it picked this one up (or sliced it)
+    m = manager()
+    assert m.next_question(state(belief=worked_on, steps=[PlannedSubgoal(PICKUP, "Mug#2")])) is None
+    assert m.next_question(state(belief=worked_on, steps=[PlannedSubgoal(PICKUP, "Mug#1")])).kind == QuestionKind.WHICH
+    # it reported the step done and was told to go on: the next step may mean another mug
+    m = manager()
+    m.next_question(state(status=PlannerStatus(PlannerState.IDLE), belief=worked_on))
+    assert m.next_question(state(belief=worked_on, steps=[PlannedSubgoal(PICKUP, "Mug#2")])).kind == QuestionKind.WHICH
 
 
 def test_a_reference_question_is_not_asked_again_for_the_same_candidates():
@@ -322,7 +341,7 @@ def test_in_the_follower_loop_a_reference_answer_picks_the_instance_the_planner_
     def observe(last=None, heard=()):
         return Observation(1, Pose(0, 0, 0, 0), False, last, True, "", [Utterance(0, t, 0) for t in heard])
 
-    asked = f.act(observe())
+    asked = f.act(observe(heard=["Pick up the mug."]))  # a step about the mug: which one is meant
     assert asked.action == "Text" and asked.utterance.startswith("Which mug")
     acted = f.act(observe("Text", ["The dirty one."]))
     assert acted.action == "Pickup" and f.goal.preferred == (("Mug", "Mug#1"),)

@@ -140,3 +140,13 @@ def test_a_slice_picked_up_from_a_row_takes_none_of_the_others_along():
     _do(memory, "Pickup", first.key)
     _do(memory, "Place", None, "Microwave#1")
     assert [p.position for p in rest] == where
+
+
+def test_picking_up_or_slicing_marks_the_instance_handled():
+    memory = _scene()
+    _do(memory, "Pickup", "Apple#1", success=False)
+    assert "handled" not in memory.instances["Apple#1"].states
+    _do(memory, "Pickup", "Mug#1")
+    _do(memory, "Slice", "Apple#1")
+    assert memory.instances["Mug#1"].states["handled"] and memory.instances["Apple#1"].states["handled"]
+    assert "handled" not in memory.instances["Microwave#1"].states
