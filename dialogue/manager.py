@@ -8,13 +8,15 @@ Follower should speak instead, and what to ask.
   and asks for help ("I could not open the fridge. Can you help me with the fridge?"); or
   the planner is FAILING with no plan at all: "Can you help me?";
 - ambiguity: the next step picks up, puts, cleans, heats, cools, slices, fills or pours an
-  object that matches several instances in memory (or the planner reports AMBIGUOUS) and
-  the Commander has not picked one, and the planned one is not one the Follower picked up or
-  sliced since it last had nothing to do (the mapper's ``handled``: asked about a potato it
-  had just cooked, the Commander named a raw one, cooked again: 35 steps in N Cooked Slices
-  0193; once a step is done, the next instruction may mean another one): a reference question naming up
-  to ``max_candidates`` candidates by where they are ("Which mug, the one in the sink or
-  the one on the counter?"); the answer picks the instance (``Goal.preferred``);
+  object that matches several instances in memory (or the planner reports AMBIGUOUS), a
+  step the Commander said names its type (``_spoken_of``: "Make coffee." names no
+  referent), the Commander has not picked one, and the planned one is not one the Follower
+  picked up or sliced since it last had nothing to do (the mapper's ``handled``: asked about
+  a potato it had just cooked, the Commander named a raw one, cooked again: 35 steps in N
+  Cooked Slices 0193; once a step is done, the next instruction may mean another one): a
+  reference question naming up to ``max_candidates`` candidates by where they are ("Which
+  mug, the one in the sink or the one on the counter?"); the answer picks the instance
+  (``Goal.preferred``);
 - not found: the planner has searched for the next step's object for ``explore_budget``
   Follower steps: "Where is the knife?"; if it is still not found after another budget,
   "Which way is the knife?" (answered relative to the Follower), at most
