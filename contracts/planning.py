@@ -15,6 +15,7 @@ the replanning signal.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -116,6 +117,16 @@ class ActionOutcome:
     action: LowLevelAction
     success: bool
     error: str = ""
+
+
+# AI2-THOR's refusal of a put names both types: "Cannot place CreditCard in CoffeeMachine"
+_REFUSED_PLACEMENT = re.compile(r"Cannot place ([A-Za-z]+) in ([A-Za-z]+)")
+
+
+def refused_placement(error: str) -> tuple[str, str] | None:
+    """(held type, receptacle type) that a put's error names, or None for another error."""
+    found = _REFUSED_PLACEMENT.search(error)
+    return (found.group(1), found.group(2)) if found else None
 
 
 class SkillState(StrEnum):

@@ -21,7 +21,6 @@ the hint names.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -29,7 +28,7 @@ import numpy as np
 from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import SECTORS, Pose, landmark_side, sector
 from contracts.language import LocationHint
-from contracts.planning import ActionOutcome
+from contracts.planning import ActionOutcome, refused_placement
 
 HINT_CONFIDENCE = 0.3
 LANDMARK_SIDES = ("left", "right", "behind")  # a hint's direction from a landmark
@@ -45,7 +44,6 @@ _VERBS = {
 # a failed verb whose error says the target already is what the verb would make it
 _ALREADY = {"open": ("already open", "is_open", True), "close": ("already closed", "is_open", False),
             "on": ("already on", "is_toggled", True), "off": ("already off", "is_toggled", False)}
-CANNOT_PLACE = re.compile(r"Cannot place ([A-Za-z]+) in ")  # AI2-THOR's error: the held type, the receptacle's
 CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
 BASINS = ("SinkBasin", "Sink")  # what a faucet runs into (and a put on a sink's rim lands in its basin)
 TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
@@ -102,12 +100,12 @@ def _held_is(memory: ObjectMemory, error: str) -> None:
     """"Cannot place CreditCard in CoffeeMachine" while the Follower believes it holds a mug:
     the pickup's click took a neighbour, and the mug it saw there is not to be trusted. The
     held thing becomes a new instance of the named type and the mistaken one is forgotten."""
-    found = CANNOT_PLACE.search(error)
+    refused = refused_placement(error)
     held = memory.instances.get(memory.held or "")
-    if found is None or held is None or found.group(1) == held.object_type:
+    if refused is None or held is None or refused[0] == held.object_type:
         return
     del memory.instances[held.key]
-    memory.held = memory.add(found.group(1), held.position, extent=held.extent, confidence=1.0,
+    memory.held = memory.add(refused[0], held.position, extent=held.extent, confidence=1.0,
                              last_seen=held.last_seen, times_seen=held.times_seen).key
 
 

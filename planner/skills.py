@@ -14,14 +14,13 @@ until memory holds an object of the type; ``GotoSkill`` walks to an instance.
 from __future__ import annotations
 
 import math
-import re
 
 from contracts.belief import Belief
 from contracts.geometry import CameraIntrinsics, project
 from contracts.navigation import NavigationGoal, NavigationState, Navigator, SearchTarget
 from contracts.observation import Observation
 from contracts.perception import Detection
-from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
+from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
 from planner import knowledge
 from planner.clicking import believed_detection, click_point, find_target, uncovered
 from planner.history import ACTION_OPS, History
@@ -33,8 +32,6 @@ AFFORDANCE = {"Pickup": "pickupable", "Place": "receptacle", "Open": "openable",
               "ToggleOn": "toggleable", "ToggleOff": "toggleable", "Slice": "sliceable", "Pour": "pourable"}
 ALREADY = {"Open": "already open", "Close": "already closed", "ToggleOn": "already on", "ToggleOff": "already off"}
 MAX_RETRIES = 3
-# AI2-THOR's refusal names the receptacle the click took: "Cannot place Pot in Toaster"
-REFUSED_BY = re.compile(r"Cannot place \S+ in ([A-Za-z]+)")
 MAX_MOVES = 3  # steps aside or back to find a view with a clean click
 MAX_STEPS = 250  # actions one skill may take
 HORIZONS = (0.0, 30.0, -30.0, 60.0)  # camera horizons to scan when the target is not in view on arrival
@@ -201,9 +198,9 @@ def _refused_by_another(error: str, belief: Belief, target: str | None) -> bool:
     in Toaster" for a sink basin): the click took a neighbour, or the detection it clicked
     in was another object. Not a refusal by the target: 29 puts into a toaster the detector
     called a sink basin ended a no-oracle Boil Potato (0096) at the failed-action limit."""
-    found = REFUSED_BY.search(error)
+    refused = refused_placement(error)
     meant = belief.memory.instances.get(target or "") if belief.memory is not None else None
-    return found is not None and meant is not None and _kind(found.group(1)) != _kind(meant.object_type)
+    return refused is not None and meant is not None and _kind(refused[1]) != _kind(meant.object_type)
 
 
 def _kind(object_type: str) -> str:
