@@ -66,3 +66,27 @@ def test_alfred_episode_per_annotation():
     assert all(e.expert_actions == 7 and e.start.scene == "FloorPlan1" for e in episodes)
     assert alfred_split("FloorPlan10") == "valid_unseen"
     assert alfred_split("FloorPlan1") == "train" and alfred_split("FloorPlan5") == "dev"
+
+
+def test_an_alfred_start_survives_the_trip_to_a_worker_process():
+    """Rotation, asset and pivot shape the world: a worker given the JSON of an ALFRED
+    episode rebuilds the same world as the process that loaded it."""
+    from simulator.episodes.model import episode_from_dict, episode_to_dict
+
+    trajectory = Trajectory(
+        task_id="trial_X", task_type="pick_and_place_simple", floor_plan="FloorPlan1",
+        pddl_params={"object_target": "Mug", "parent_target": "Fridge"},
+        init_action={"x": -1.25, "z": -1.25, "rotation": 270, "horizon": 30},
+        object_poses=({"objectName": "Mug_2a940808", "position": {"x": -1.8, "y": 1.0, "z": -1.3},
+                       "rotation": {"x": 0.0, "y": 90.0, "z": 0.0}},),
+        object_toggles=(), dirty_and_empty=False, expert_low_actions=({"action": "MoveAhead"},),
+        annotations=({"task_desc": "Put a mug in the fridge.", "high_descs": ["Go."]},),
+    )
+    episode = next(iter(alfred_episodes([trajectory])))
+    mug = episode.start.objects[0]
+    assert mug.asset == "Mug_2a940808" and mug.at_pivot and mug.rotation == (0.0, 90.0, 0.0)
+    assert episode_from_dict(json.loads(json.dumps(episode_to_dict(episode)))) == episode
+    with pytest.raises(ValueError, match=r"start.objects\[0\].rotation"):
+        data = episode_to_dict(episode)
+        data["start"]["objects"][0]["rotation"] = [0.0, "ninety"]
+        episode_from_dict(data)

@@ -57,11 +57,35 @@ class Episode:
 
 def start_to_dict(start: StartState) -> dict[str, Any]:
     data = asdict(start)
-    data["objects"] = [
-        {"type": o.object_type, "position": list(o.position), **({"id": o.object_id} if o.object_id else {})}
-        for o in start.objects
-    ]
+    data["objects"] = [_placement_to_dict(o) for o in start.objects]
     return data
+
+
+def _placement_to_dict(placement: ObjectPlacement) -> dict[str, Any]:
+    """An object's start as JSON, every field that shapes the world (an ALFRED object's
+    rotation, asset and pivot too: without them a worker process rebuilds another world)."""
+    data: dict[str, Any] = {"type": placement.object_type, "position": list(placement.position)}
+    if placement.object_id:
+        data["id"] = placement.object_id
+    if placement.rotation != ObjectPlacement.rotation:
+        data["rotation"] = list(placement.rotation)
+    if placement.asset:
+        data["asset"] = placement.asset
+    if placement.at_pivot:
+        data["at_pivot"] = True
+    return data
+
+
+def _placement_from_dict(data: dict[str, Any], i: int) -> ObjectPlacement:
+    asset = data.get("asset")
+    if asset is not None and not isinstance(asset, str):
+        raise ValueError(f"start.objects[{i}].asset: expected an asset name, got {asset!r}")
+    rotation = data.get("rotation")
+    return ObjectPlacement(
+        data["type"], _numbers(data.get("position"), 3, f"start.objects[{i}].position"), data.get("id"),
+        _numbers(rotation, 3, f"start.objects[{i}].rotation") if rotation is not None else ObjectPlacement.rotation,
+        asset, bool(data.get("at_pivot", False)),
+    )
 
 
 def _numbers(value: Any, count: int, where: str) -> tuple:
@@ -80,10 +104,7 @@ def start_from_dict(data: dict[str, Any]) -> StartState:
             raise ValueError(f"start.objects[{i}]: expected an object with a 'type' name, got {o!r}")
     return StartState(
         scene=data["scene"],
-        objects=tuple(
-            ObjectPlacement(o["type"], _numbers(o.get("position"), 3, f"start.objects[{i}].position"), o.get("id"))
-            for i, o in enumerate(data["objects"])
-        ),
+        objects=tuple(_placement_from_dict(o, i) for i, o in enumerate(data["objects"])),
         follower_pose=_numbers(data.get("follower_pose"), 4, "start.follower_pose"),
         commander_pose=(_numbers(data["commander_pose"], 4, "start.commander_pose")
                         if data.get("commander_pose") else None),
