@@ -6,7 +6,8 @@ cells next to unknown ones) are grouped into clusters (``scipy.ndimage.label``,
 reached at its cell nearest the cluster's centre and looked around from. A receptacle seen
 in memory is worth its probability of holding the object under the search prior
 (``mapping.search_prior``: ``learned`` from ALFRED train placements, or ``uniform``);
-closed containers are opened, surfaces visited. A frontier is worth ``frontier_value`` (the
+closed containers are opened (never for a type no container holds, ``never_inside``: a
+sink basin, a fridge, a desk lamp), surfaces visited. A frontier is worth ``frontier_value`` (the
 chance that unexplored floor shows the object). The searcher proposes the candidate with
 the highest value / (1 + distance / ``distance_scale``): with the learned prior a likely
 fridge beats a far frontier; with the uniform prior (every receptacle worth 1/K) the floor
@@ -50,7 +51,7 @@ from scipy import ndimage
 
 from contracts.belief import Belief, Cell
 from contracts.navigation import NavigationGoal, Searcher, SearchTarget
-from mapping.search_prior import likelihood, receptacle_types
+from mapping.search_prior import likelihood, never_inside, receptacle_types
 
 CONTAINERS = ("Fridge", "Cabinet", "Drawer", "Microwave", "Safe", "Box")  # opened to look inside
 RIGHT, LEFT = "Turn Right", "Turn Left"
@@ -172,6 +173,8 @@ class FrontierPriorSearcher(Searcher):
         (``centred``): what lies inside one opened askew, from afar or at the frame's edge
         was never in view."""
         out = []
+        if never_inside(object_type):
+            return out
         for instance in belief.memory.instances.values():
             if (instance.object_type in CONTAINERS and instance.states.get("is_open") is True
                     and instance.key not in self.looked_inside and instance.times_seen > 0):
@@ -212,6 +215,8 @@ class FrontierPriorSearcher(Searcher):
         for instance in belief.memory.instances.values():
             if instance.object_type not in kinds or instance.key in self.done_keys or instance.times_seen == 0:
                 continue
+            if instance.object_type in CONTAINERS and never_inside(object_type):
+                continue  # no cabinet holds a sink basin, open or closed
             p = likelihood(object_type, instance.object_type, self.prior)
             closed = instance.object_type in CONTAINERS and instance.states.get("is_open") is not True
             where = (instance.position[0], instance.position[2])

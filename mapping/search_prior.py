@@ -3,7 +3,8 @@
 ``learned`` reads ``mapping/data/search_prior.json`` (counts of object type in receptacle
 type in ALFRED train start states, made by ``python -m mapping.prior_build``), smoothed
 with add-one over the receptacle types the table knows; ``uniform`` gives every receptacle
-type the same weight (the ablation).
+type the same weight (the ablation). Under either, a type the data never saw pickupable
+(``fixed``: furniture, fixtures, appliances) is never inside a container (``never_inside``).
 """
 
 from __future__ import annotations
@@ -19,12 +20,24 @@ SEARCH_PRIORS = ("learned", "uniform")
 
 
 @lru_cache(maxsize=1)
-def _counts() -> dict[str, dict[str, int]]:
+def _table() -> dict:
     try:
-        return json.loads(PRIOR_PATH.read_text())["counts"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise NesyError(f"search prior {PRIOR_PATH} is missing or unreadable ({exc}); rebuild it with "
+        table = json.loads(PRIOR_PATH.read_text())
+        table["counts"], table["fixed"] = dict(table["counts"]), frozenset(table["fixed"])
+        return table
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise NesyError(f"search prior {PRIOR_PATH} is missing or unreadable ({exc!r}); rebuild it with "
                         "`python -m mapping.prior_build ../shared/data/alfred_train.jsonl.gz`") from None
+
+
+def _counts() -> dict[str, dict[str, int]]:
+    return _table()["counts"]
+
+
+def never_inside(object_type: str) -> bool:
+    """Is the type one never pickupable in the train worlds (a sink basin, a desk lamp)? No
+    container holds one: opening cabinets to look for a sink only leaves them open."""
+    return object_type in _table()["fixed"]
 
 
 def receptacle_types() -> tuple[str, ...]:

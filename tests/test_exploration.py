@@ -14,7 +14,7 @@ from contracts.errors import NesyError
 from contracts.geometry import Pose
 from contracts.navigation import NavigationGoal, SearchTarget
 from mapping.exploration import FrontierPriorSearcher
-from mapping.search_prior import PRIOR_PATH, likelihood
+from mapping.search_prior import PRIOR_PATH, likelihood, never_inside
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "alfred_train.jsonl.gz"
 
@@ -54,6 +54,22 @@ def test_with_no_frontier_left_receptacles_come_by_the_prior_then_nothing():
     assert counter.goal.instance == "CounterTop#1" and not counter.open_receptacle
     searcher.searched(counter)
     assert searcher.next_search(closed, "Apple") is None
+
+
+@pytest.mark.parametrize("prior", ["learned", "uniform"])
+def test_no_container_is_opened_to_look_for_a_type_no_container_holds(prior):
+    assert never_inside("SinkBasin") and never_inside("Fridge") and not never_inside("Apple")
+    assert not never_inside("AppleSliced")  # not in the start states: unknown, not fixed
+    searcher = FrontierPriorSearcher(prior)
+    closed = _walled_belief()
+    closed.memory.instances["Fridge#1"].states["is_open"] = True  # and opened: nothing to look into either
+    closed.memory.add("Cabinet", (1.0, 0.4, 1.0), extent=(0.5, 0.7, 0.5), times_seen=1)
+    proposed = []
+    while (target := searcher.next_search(closed, "SinkBasin")) is not None:
+        proposed.append(target)
+        searcher.searched(target)
+    assert [t.goal.instance for t in proposed] == ["CounterTop#1"]  # a surface, never the cabinet or fridge
+    assert searcher.next_search(closed, "Apple").goal.instance in ("Fridge#1", "Cabinet#1")  # an apple may be inside
 
 
 def _walled_belief() -> Belief:
