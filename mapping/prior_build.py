@@ -28,9 +28,11 @@ from simulator.start_state import build_world
 from simulator.world import World
 
 
-def count_placements(path: Path) -> tuple[dict[str, Counter], set[str], int]:
+def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], int]:
+    """The counts, the fixed types (in some world, pickupable in none) and the worlds used."""
     counts: dict[str, Counter] = defaultdict(Counter)
-    seen: set[str] = set()  # every type in the worlds
+    seen: set[str] = set()
+    movable: set[str] = set()
     used = 0
     for trajectory in load_trajectories(path):
         if dev_split(trajectory.floor_plan) != "train":
@@ -42,16 +44,15 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], set[str], int]:
         used += 1
         count_world(world, counts)
         seen.update(obj.object_type for obj in world.objects.values())
-    return counts, seen, used
+        movable.update(obj.object_type for obj in world.objects.values() if obj.pickupable)
+    return counts, sorted(seen - movable), used
 
 
 def count_world(world: World, counts: dict[str, Counter]) -> None:
     """Adds each pickupable object's receptacle type in one world to ``counts``."""
     for obj in world.objects.values():
-        if obj.pickupable:
-            movable = counts[obj.object_type]  # a pickupable type has a row, even with no receptacle
-            if obj.parent in world.objects:
-                movable[world.objects[obj.parent].object_type] += 1
+        if obj.pickupable and obj.parent in world.objects:
+            counts[obj.object_type][world.objects[obj.parent].object_type] += 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,9 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("trajectories", type=Path, help="ALFRED train trajectories (alfred_train.jsonl.gz)")
     parser.add_argument("--out", type=Path, default=PRIOR_PATH)
     args = parser.parse_args(argv)
-    counts, seen, used = count_placements(args.trajectories)
-    table = {t: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for t, c in sorted(counts.items()) if c}
-    fixed = sorted(seen - set(counts))
+    counts, fixed, used = count_placements(args.trajectories)
+    table = {t: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for t, c in sorted(counts.items())}
     args.out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
                                     "trajectories": used, "counts": table, "fixed": fixed},
                                    indent=0, sort_keys=False) + "\n")

@@ -23,8 +23,7 @@ SEARCH_PRIORS = ("learned", "uniform")
 def _table() -> dict:
     try:
         table = json.loads(PRIOR_PATH.read_text())
-        table["counts"], table["fixed"] = dict(table["counts"]), frozenset(table["fixed"])
-        return table
+        return {"counts": dict(table["counts"]), "fixed": frozenset(table["fixed"])}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise NesyError(f"search prior {PRIOR_PATH} is missing or unreadable ({exc!r}); rebuild it with "
                         "`python -m mapping.prior_build ../shared/data/alfred_train.jsonl.gz`") from None
