@@ -211,12 +211,12 @@ class FrontierPriorSearcher(Searcher):
         where an opened one's door swings (most are that door, remembered again; the rest
         are searched when nothing else is left)."""
         kinds = set(receptacle_types())
+        if never_inside(object_type):  # no cabinet holds a sink basin, open or closed
+            kinds -= set(CONTAINERS)
         out, doors = [], []
         for instance in belief.memory.instances.values():
             if instance.object_type not in kinds or instance.key in self.done_keys or instance.times_seen == 0:
                 continue
-            if instance.object_type in CONTAINERS and never_inside(object_type):
-                continue  # no cabinet holds a sink basin, open or closed
             p = likelihood(object_type, instance.object_type, self.prior)
             closed = instance.object_type in CONTAINERS and instance.states.get("is_open") is not True
             where = (instance.position[0], instance.position[2])

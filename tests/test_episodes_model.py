@@ -8,7 +8,14 @@ import pytest
 
 from simulator.alfred.trajectories import Trajectory
 from simulator.episodes.alfred import alfred_episodes, alfred_split
-from simulator.episodes.model import Episode, EpisodeFileError, load_episodes, save_episodes
+from simulator.episodes.model import (
+    Episode,
+    EpisodeFileError,
+    episode_from_dict,
+    episode_to_dict,
+    load_episodes,
+    save_episodes,
+)
 from simulator.episodes.splits import SplitError, split_floor_plans
 from simulator.spawn import random_start
 
@@ -71,8 +78,6 @@ def test_alfred_episode_per_annotation():
 def test_an_alfred_start_survives_the_trip_to_a_worker_process():
     """Rotation, asset and pivot shape the world: a worker given the JSON of an ALFRED
     episode rebuilds the same world as the process that loaded it."""
-    from simulator.episodes.model import episode_from_dict, episode_to_dict
-
     trajectory = Trajectory(
         task_id="trial_X", task_type="pick_and_place_simple", floor_plan="FloorPlan1",
         pddl_params={"object_target": "Mug", "parent_target": "Fridge"},
