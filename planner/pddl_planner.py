@@ -265,11 +265,12 @@ def steps_of(solution: Solution, problem: Problem, state: SymbolicState) -> list
     steps = []
     actions = solution.actions or ()
     for n, (name, *args) in enumerate(actions):
-        keys = [problem.keys[a] for a in args]
-        if name == "goto":
+        if name == "goto":  # (goto from to)
             if n == len(actions) - 1:
-                steps.append(PlannedSubgoal(Subgoal("GotoLocation", state.types[keys[0]]), keys[0]))
+                destination = problem.keys[args[-1]]
+                steps.append(PlannedSubgoal(Subgoal("GotoLocation", state.types[destination]), destination))
             continue
+        keys = [problem.keys[a] for a in args]
         action, obj, rec = SUBGOAL_OF[name]
         if name == "search":
             steps.append(PlannedSubgoal(Subgoal(action, state.types[keys[0]])))
