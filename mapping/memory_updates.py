@@ -45,7 +45,8 @@ _VERBS = {
 _ALREADY = {"open": ("already open", "is_open", True), "close": ("already closed", "is_open", False),
             "on": ("already on", "is_toggled", True), "off": ("already off", "is_toggled", False)}
 CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
-BASINS = ("SinkBasin", "Sink")  # what a faucet runs into (and a put on a sink's rim lands in its basin)
+BASINS = ("SinkBasin", "Sink")  # a put on a sink's rim lands in its basin
+FED = ("SinkBasin", "BathtubBasin")  # what a faucet runs into: the planner's basins (planner.knowledge.BASINS)
 TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
 COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: cooks what is in / on them
 # AI2-THOR's pieces per sliceable type (an egg cracks into one EggCracked)
@@ -168,8 +169,10 @@ def _unsure_where(memory: ObjectMemory, instance: ObjectInstance) -> None:
 
 
 def _appliance(memory: ObjectMemory, appliance: ObjectInstance) -> None:
-    if appliance.object_type in CLEANERS:
-        _clean(_contents(memory, _nearest([i for t in BASINS for i in memory.of_type(t)], appliance.position, TAP_REACH)))
+    if appliance.object_type in CLEANERS:  # the basin it feeds, as the planner believes (a sink rim only without one)
+        basin = _nearest([i for t in FED for i in memory.of_type(t)], appliance.position, TAP_REACH) \
+            or _nearest(memory.of_type("Sink"), appliance.position, TAP_REACH)
+        _clean(_contents(memory, basin))
     elif appliance.object_type in COOKERS:
         place = appliance
         if appliance.object_type == "StoveKnob":

@@ -9,6 +9,7 @@ import numpy as np
 from contracts.belief import ObjectMemory
 from contracts.planning import ActionOutcome, LowLevelAction
 from mapping.memory_updates import apply_outcome, believe_pieces, believed_container
+from planner.history import fed_basins
 
 
 def _scene() -> ObjectMemory:
@@ -150,3 +151,17 @@ def test_picking_up_or_slicing_marks_the_instance_handled():
     _do(memory, "Slice", "Apple#1")
     assert memory.instances["Mug#1"].states["handled"] and memory.instances["Apple#1"].states["handled"]
     assert "handled" not in memory.instances["Microwave#1"].states
+
+
+def test_a_faucet_cleans_what_is_in_the_basin_it_feeds_even_when_the_sink_around_it_is_nearer():
+    # the planner's faucet feeds the nearest basin (planner.history.fed_basins): a plate in the
+    # basin was believed cleaned by the plan and not by the memory, and the Follower toggled
+    # the tap off and on for 900 steps (TATC 0220)
+    memory = ObjectMemory()
+    memory.add("Sink", (0.55, 0.93, 0.23), extent=(0.6, 0.2, 0.5), times_seen=1)
+    memory.add("SinkBasin", (0.51, 0.99, 0.23), extent=(0.5, 0.1, 0.4), times_seen=1, container="Sink#1")
+    memory.add("Faucet", (0.65, 1.08, -0.06), times_seen=1)
+    plate = memory.add("Plate", (0.55, 1.01, 0.12), extent=(0.2, 0.03, 0.2), times_seen=1, container="SinkBasin#1")
+    assert [b.key for b in fed_basins(memory.instances["Faucet#1"], memory.instances)] == ["SinkBasin#1"]
+    _do(memory, "ToggleOn", "Faucet#1")
+    assert plate.states.get("is_dirty") is False
