@@ -56,6 +56,8 @@ from dialogue.reference import describe_candidates
 # or faucet does for toggling, opening or going to one: no reference question about those.)
 HANDLED = ("PickupObject", "PutObject", "CleanObject", "HeatObject", "CoolObject", "SliceObject", "FillObject",
            "PourObject")
+# Steps a plan may do by the appliance alone when the object already lies in it
+IN_PLACE = ("CleanObject", "HeatObject", "CoolObject", "FillObject")
 
 
 def _at_least(default: int, low: int) -> int:
@@ -162,10 +164,9 @@ class RuleDialogueManager(DialogueManager):
             return self._which(state, status.target, status.candidates)
         if not state.steps or state.steps[0].search or state.belief is None or state.belief.memory is None:
             return None
-        kind, key = state.steps[0].subgoal.object, state.steps[0].object_key
+        kind, key = _referent(state)
         belief = state.belief
-        if state.steps[0].subgoal.action not in HANDLED or kind is None or kind.endswith("Sliced") \
-                or not _spoken_of(state, kind) or _every_instance_counts(state, kind):
+        if kind is None or kind.endswith("Sliced") or not _spoken_of(state, kind) or _every_instance_counts(state, kind):
             return None
         if state.goal.preferred_key(kind) in belief.memory.instances:
             return None
@@ -223,6 +224,23 @@ class RuleDialogueManager(DialogueManager):
 def _distance(belief: Belief, key: str) -> float:
     x, _, z = belief.memory.instances[key].position
     return math.hypot(x - belief.pose.x, z - belief.pose.z)
+
+
+def _referent(state: DialogueState) -> tuple[str | None, str | None]:
+    """The object type the next step moves or changes, and the instance the plan bound: the
+    plan's first step when it is such a step. When no step of the plan moves or changes
+    anything, the object of the Commander's last step if it is to be changed where it lies
+    (``IN_PLACE``; the instance unknown): cleaning a plate that already lies in the basin is
+    the faucet's steps alone, and told "Rinse the dirty plate." again, the Follower turned
+    the tap off and on at the clean plate for 900 steps instead of asking which plate (TATC
+    0052)."""
+    first = state.steps[0]
+    if first.subgoal.action in HANDLED:
+        return first.subgoal.object, first.object_key
+    if any(step.subgoal.action in HANDLED for step in state.steps) or not state.goal.subgoals:
+        return None, None
+    said = state.goal.subgoals[-1]
+    return (said.object, None) if said.action in IN_PLACE else (None, None)
 
 
 def _spoken_of(state: DialogueState, kind: str) -> bool:

@@ -143,6 +143,20 @@ def test_no_reference_question_about_the_instance_it_is_working_with_until_its_s
     assert m.next_question(state(belief=worked_on, steps=[PlannedSubgoal(PICKUP, "Mug#2")])).kind == QuestionKind.WHICH
 
 
+def test_a_step_done_by_the_appliance_alone_still_asks_which_instance_is_meant():
+    # "Rinse the dirty mug." with a mug in the basin: the plan is the faucet's alone (no step
+    # names a mug), and said again it washed that mug again and again (TATC 0052)
+    rinse = Goal(None, (Subgoal("CleanObject", "Mug", "SinkBasin"),))
+    tap = [PlannedSubgoal(Subgoal("ToggleObjectOff", "Faucet"), "Faucet#1"),
+           PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Faucet#1")]
+    question = manager().next_question(state(goal=rinse, belief=kitchen(), steps=tap))
+    assert (question.kind, question.target) == (QuestionKind.WHICH, "Mug")
+    # not when the plan picks one up later, nor for a step that moves it ("Pick up the mug.")
+    later = [*tap, PlannedSubgoal(Subgoal("PickupObject", "Mug"), "Mug#1")]
+    assert manager().next_question(state(goal=rinse, belief=kitchen(), steps=later)) is None
+    assert manager().next_question(state(belief=kitchen(), steps=tap)) is None
+
+
 def test_a_reference_question_is_not_asked_again_for_the_same_candidates():
     belief = kitchen()
     steps = [PlannedSubgoal(PICKUP, "Mug#2")]
