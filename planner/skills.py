@@ -150,7 +150,10 @@ class InteractSkill(Skill):
             return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")
         if not observation.last_action_success and ALREADY.get(action.action, "\0") in error \
                 and not took_effect(action, belief):
-            # "already open" about a neighbour the click hit (the target is still shut)
+            # "already open" about a neighbour the click hit (the target is still shut): a
+            # misclick, so a target no click reaches from here is left out after a few (the
+            # cheapest plan chose one cabinet again and again, to ALFRED's failure limit)
+            self.history.misclicks[self.target] += 1
             self.retries += 1
             if self.retries > MAX_RETRIES:
                 return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")

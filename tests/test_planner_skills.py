@@ -147,6 +147,20 @@ def test_a_phantom_whose_every_click_hits_nothing_is_left_out_after_one_skill():
     assert result.state == SkillState.FAILED and s.history.gone("Microwave")
 
 
+def test_a_target_whose_every_click_opens_nothing_but_meets_an_open_neighbour_is_left_out_after_one_skill():
+    # a cabinet under two drawers left open: every click says "Drawer ... is already open" and the
+    # cabinet stays shut; the cheapest plan chose it again, to ALFRED's ten failed actions
+    scene = belief([("Cabinet", "Cabinet", (0.0, 0.4, 1.0), None, {"is_open": False})])
+    s = skill("OpenObject", "Cabinet", "Cabinet")
+    dets = [detection("Cabinet", (5, 5, 95, 95))]
+    result = s.step(observation(), scene, dets)
+    while result.state == SkillState.RUNNING:
+        result = s.step(observation("Open", False, "Drawer|-00.45|+00.75|-00.01 is already open"), scene, dets)
+    assert result.state == SkillState.FAILED and "another object" in result.reason
+    s.history.failed("open", "Cabinet", result.reason)
+    assert s.history.gone("Cabinet")
+
+
 def test_a_believed_object_under_a_seen_one_is_not_clicked_through_it():
     """A tomato put on a plate, believed there but hidden under the lettuce seen on it: a
     Slice at its believed box would slice the lettuce. Clicks keep off what is seen there and
