@@ -72,6 +72,7 @@ class SubgoalPlanner(Planner):
         replan: bool = True  # solve again on failures and Belief changes (false: follow the first plan)
         max_failures: int = 4  # consecutive failures of one subgoal before the planner reports FAILING
         give_up_after: int = 40  # failed subgoals in an episode after which the planner gives up (FAILING)
+        walk_costs: bool = True  # a walk costs its steps (false: every action costs 1, as before stop 41)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -232,7 +233,8 @@ class PddlPlanner(SubgoalPlanner):
 
     def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
         compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)
-        return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())))
+        return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())),
+                             walk_costs=self.params.walk_costs)
 
     def _solve(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> tuple[list[PlannedSubgoal] | None, str]:
         start, cpu = time.perf_counter(), _cpu_seconds()

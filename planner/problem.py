@@ -150,7 +150,7 @@ def _goal_pair(o: str, r: str, goal: CompiledGoal, state: SymbolicState, wanted:
 
 
 def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
-                  preferred: dict[str, str] | None = None) -> Problem:
+                  preferred: dict[str, str] | None = None, walk_costs: bool = True) -> Problem:
     keys = relevant(state, goal, history)
     for kind, key in (preferred or {}).items():  # the Commander picked this one: leave its twins out
         if key in keys:
@@ -180,7 +180,7 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
         init.append(f"(moved {names[state.held]})")
     if not any(fact.startswith("(at ") for fact in init):
         init.append(f"(at {HERE})")
-    init += travel_facts(state, names)
+    init += travel_facts(state, names, walk_costs)
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {HERE} {' '.join(names.values())})\n"
             f" (:init {' '.join(init)})\n (:goal {formula})\n (:metric minimize (total-cost)))\n")
@@ -197,14 +197,14 @@ def travel_steps(start: tuple[float, float] | None, end: tuple[float, float] | N
     return 1 + round(max(metres - ARRIVED, 0.0) * DETOUR / STEP)
 
 
-def travel_facts(state: SymbolicState, names: dict[str, str]) -> list[str]:
+def travel_facts(state: SymbolicState, names: dict[str, str], walk_costs: bool = True) -> list[str]:
     """``(= (travel a b) steps)`` for every walk the plan may take: from where the Follower
     stands (``HERE``) or from any object of the problem, to any object of it. A plan then
     costs about the steps it will take, and the planner prefers the near mug and the order
-    of visits that walks least."""
+    of visits that walks least. Without ``walk_costs`` every walk costs 1 (the ablation)."""
     places = [(HERE, state.agent)] + [(name, state.positions.get(key)) for key, name in names.items()]
     facts = ["(= (total-cost) 0)"]
     for source, start in places:
-        facts += [f"(= (travel {source} {name}) {travel_steps(start, state.positions.get(key))})"
+        facts += [f"(= (travel {source} {name}) {travel_steps(start, state.positions.get(key)) if walk_costs else 1})"
                   for key, name in names.items() if name != source]
     return facts

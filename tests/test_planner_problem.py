@@ -74,6 +74,10 @@ def test_walks_cost_their_length_from_where_the_follower_stands_so_the_short_rou
     assert travel_steps((0.0, 0.0), (0.0, 6.0)) == 1 + round(5.5 * 1.2 / 0.25)
     steps = actions(planner().plan(slice_apple, scene))
     assert ("PickupObject", "Knife", None) in steps and not any(s[1] == "Blade" for s in steps)
+    # the ablation: every walk costs 1, and the first knife by name is taken
+    unit = build_problem(state, compile_goal(slice_apple, state, History()), History(), walk_costs=False)
+    assert f"(= (travel here {names['Knife']}) 1)" in unit.text
+    assert ("PickupObject", "Blade", None) in actions(planner(walk_costs=False).plan(slice_apple, scene))
 
 
 def test_the_held_object_is_reached_where_it_is_put_not_where_memory_last_saw_it():
