@@ -43,11 +43,14 @@ IMPROVE_SECONDS = 0.5  # each phase after the first plan may search this long fo
 # found no plan in 20 s, 0.1 s on unit costs); then weighted A* (w = 3, then 2) with FF on
 # costs + 1, each bounded by the cheapest plan so far and given IMPROVE_SECONDS. The
 # cheapest plan found is taken (that breakfast: 359 steps' cost -> 241).
-SEARCH = ["--evaluator", "h1=eval_modify_costs(ff(), cost_type=one)",
+ANYTIME = ["--evaluator", "h1=eval_modify_costs(ff(), cost_type=one)",
           "--evaluator", "h2=eval_modify_costs(ff(), cost_type=plusone)", "--search",
           "iterated([lazy_greedy([h1], preferred=[h1]), "
           f"lazy_wastar([h2], preferred=[h2], w=3, max_time={IMPROVE_SECONDS}), "
           f"lazy_wastar([h2], preferred=[h2], w=2, max_time={IMPROVE_SECONDS})], continue_on_solve=true)"]
+# Lazy greedy best-first with FF and preferred operators: the first plan found (the planner
+# with walk_costs off, as before stop 41)
+GREEDY = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
 TIMEOUT = 20.0  # seconds for one search
 CACHE_SIZE = 512  # solutions remembered by problem text
 
@@ -162,24 +165,24 @@ def _goal_true(sas) -> bool:
     return all(sas.init.values[var] == val for var, val in sas.goal.pairs)
 
 
-_SOLVED: OrderedDict[tuple[str, str], Solution] = OrderedDict()
+_SOLVED: OrderedDict[tuple[str, str, str], Solution] = OrderedDict()
 
 
-def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
+def solve(domain: str, problem: str, timeout: float = TIMEOUT, search: list[str] = ANYTIME) -> Solution:
     """The plan's actions in order: remembered if this problem was solved before, else
-    translated in-process and searched with ``downward``."""
-    key = (domain, problem)
+    translated in-process and searched with ``downward`` (``search``: its options)."""
+    key = (domain, problem, " ".join(search))
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    solution = _solve(domain, problem, timeout)
+    solution = _solve(domain, problem, timeout, search)
     _SOLVED[key] = solution  # a search that ran out of time would run out of time again
     while len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
     return solution
 
 
-def _solve(domain: str, problem: str, timeout: float) -> Solution:
+def _solve(domain: str, problem: str, timeout: float, search: list[str] = ANYTIME) -> Solution:
     start = time.perf_counter()
     try:
         sas = translate(domain, problem)
@@ -192,7 +195,7 @@ def _solve(domain: str, problem: str, timeout: float) -> Solution:
     with tempfile.TemporaryDirectory(prefix="nesy-fd-") as tmp:
         plan_file = Path(tmp) / "plan"
         try:
-            run = subprocess.run([str(downward_binary()), *SEARCH, "--internal-plan-file", str(plan_file)],
+            run = subprocess.run([str(downward_binary()), *search, "--internal-plan-file", str(plan_file)],
                                  input=sas, capture_output=True, text=True, timeout=timeout, cwd=tmp,
                                  env={**os.environ, "OMP_NUM_THREADS": "1"})
         except subprocess.TimeoutExpired:
