@@ -1,11 +1,8 @@
 """The PDDL domain of household tasks (ALFRED's and TEACh's actions and their effects).
 
 One untyped object set; static type facts (``pickupable``, ``basin``, ``microwave``, ...)
-say what each object is. The agent is ``at`` one object at a time (``goto ?from ?to``, which
-costs the walk's steps, ``travel``, given by the problem; other actions cost 1, a search
-``SEARCH_COST``); an object the plan moved is reached where it now lies (``reach``), not
-walked to where it was. An object whose location is unknown is ``unlocated`` and must be
-found first (``search``). The
+say what each object is. The agent is ``at`` one object at a time (``goto``); an object
+whose location is unknown is ``unlocated`` and must be found first (``search``). The
 appliance rules are conditional effects of the action that completes them, as in AI2-THOR:
 a faucet switched on cleans (and fills) what is in the basins it feeds and records it as
 cleaned (ALFRED); a microwave is switched on with its door closed (the Follower closes it
@@ -43,11 +40,9 @@ STATIC = (
     "coffeemachine", "breadslice", "potato", "plant", "single",
 )
 
-SEARCH_COST = 30  # steps a search for an object of unknown location is taken to cost (a plan action costs 1, a walk its steps)
-
 DOMAIN = """
 (define (domain household)
- (:requirements :adl :derived-predicates :action-costs)
+ (:requirements :adl :derived-predicates)
  (:predicates
   (pickupable ?o) (receptacle ?o) (openable ?o) (toggleable ?o) (sliceable ?o) (cookable ?o)
   (fillable ?o) (knife ?o) (basin ?o) (faucet ?o) (microwave ?o) (fridge ?o) (burner ?o)
@@ -56,43 +51,38 @@ DOMAIN = """
   (present ?o) (unlocated ?o) (at ?o) (holding ?o) (handempty) (in ?o ?r) (opened ?o) (on ?o)
   (sliced ?o) (dirty ?o) (water ?o) (coffee ?o) (hot ?o) (cold ?o) (cooked ?o) (boiled ?o)
   (cleaned ?o) (heated ?o) (cooled ?o)
-  (within ?o ?r) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s)
-  (moved ?o) (reach ?o))
- (:functions (total-cost) (travel ?from ?to))
+  (within ?o ?r) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
 
  (:derived (within ?o ?r) (or (in ?o ?r) (exists (?m) (and (in ?o ?m) (within ?m ?r)))))
  (:derived (shut-in ?o) (exists (?r) (and (in ?o ?r) (or (and (openable ?r) (not (opened ?r))) (shut-in ?r)))))
  (:derived (under-tap ?s ?x) (exists (?b) (and (controls ?s ?b) (in ?x ?b))))
  (:derived (on-in-vessel ?x ?s) (exists (?v) (and (vessel ?v) (in ?v ?s) (in ?x ?v))))
  (:derived (in-water-pot ?x ?s) (exists (?v) (and (pot ?v) (water ?v) (in ?v ?s) (in ?x ?v))))
- (:derived (reach ?o) (or (at ?o) (and (moved ?o) (exists (?r) (and (at ?r) (within ?o ?r))))))
  (:derived (running ?b) (and (basin ?b) (exists (?f) (and (controls ?f ?b) (on ?f)))))
  (:derived (lit-under ?v) (and (vessel ?v) (exists (?b) (and (burner ?b) (on ?b) (in ?v ?b)))))
 
  (:action goto
-  :parameters (?from ?to)
-  :precondition (and (at ?from) (present ?to) (not (at ?to)) (not (moved ?to)))
-  :effect (and (not (at ?from)) (at ?to) (increase (total-cost) (travel ?from ?to))))
+  :parameters (?o)
+  :precondition (and (present ?o) (not (at ?o)))
+  :effect (and (forall (?x) (when (at ?x) (not (at ?x)))) (at ?o)))
 
  (:action search
   :parameters (?o)
   :precondition (unlocated ?o)
-  :effect (and (not (unlocated ?o)) (present ?o) (forall (?x) (when (at ?x) (not (at ?x)))) (at ?o)
-               (increase (total-cost) SEARCH_COST)))
+  :effect (and (not (unlocated ?o)) (present ?o) (forall (?x) (when (at ?x) (not (at ?x)))) (at ?o)))
 
  (:action pickup
   :parameters (?o)
-  :precondition (and (reach ?o) (handempty) (pickupable ?o) (present ?o) (not (shut-in ?o)))
-  :effect (and (holding ?o) (not (handempty)) (moved ?o) (increase (total-cost) 1)
-               (forall (?x) (when (within ?x ?o) (moved ?x)))
+  :precondition (and (at ?o) (handempty) (pickupable ?o) (present ?o) (not (shut-in ?o)))
+  :effect (and (holding ?o) (not (handempty))
                (forall (?r) (when (in ?o ?r) (not (in ?o ?r))))))
 
  (:action put
   :parameters (?o ?r)
-  :precondition (and (holding ?o) (reach ?r) (present ?r) (can-put ?o ?r) (not (shut-in ?r))
+  :precondition (and (holding ?o) (at ?r) (present ?r) (can-put ?o ?r) (not (shut-in ?r))
                      (or (not (openable ?r)) (opened ?r))
                      (or (not (single ?r)) (forall (?x) (not (in ?x ?r)))))
-  :effect (and (in ?o ?r) (handempty) (not (holding ?o)) (increase (total-cost) 1)
+  :effect (and (in ?o ?r) (handempty) (not (holding ?o))
                (when (fridge ?r) (cold ?o))
                (when (running ?r) (not (dirty ?o)))
                (when (and (running ?r) (fillable ?o)) (and (water ?o) (not (coffee ?o))))
@@ -108,20 +98,20 @@ DOMAIN = """
 
  (:action open
   :parameters (?r)
-  :precondition (and (reach ?r) (openable ?r) (not (opened ?r)) (not (shut-in ?r)) (or (not (microwave ?r)) (not (on ?r))))
-  :effect (and (opened ?r) (increase (total-cost) 1)))
+  :precondition (and (at ?r) (openable ?r) (not (opened ?r)) (not (shut-in ?r)) (or (not (microwave ?r)) (not (on ?r))))
+  :effect (opened ?r))
 
  (:action close
   :parameters (?r)
-  :precondition (and (reach ?r) (opened ?r))
-  :effect (and (not (opened ?r)) (increase (total-cost) 1)
+  :precondition (and (at ?r) (opened ?r))
+  :effect (and (not (opened ?r))
                (forall (?x) (when (and (fridge ?r) (in ?x ?r)) (cooled ?x)))))
 
  (:action toggle-on
   :parameters (?s)
-  :precondition (and (reach ?s) (toggleable ?s) (not (on ?s)) (present ?s) (not (shut-in ?s))
+  :precondition (and (at ?s) (toggleable ?s) (not (on ?s)) (present ?s) (not (shut-in ?s))
                      (or (not (microwave ?s)) (not (opened ?s))))
-  :effect (and (on ?s) (increase (total-cost) 1)
+  :effect (and (on ?s)
                (forall (?x) (when (and (faucet ?s) (under-tap ?s ?x)) (and (not (dirty ?x)) (cleaned ?x))))
                (forall (?x) (when (and (faucet ?s) (under-tap ?s ?x) (fillable ?x)) (and (water ?x) (not (coffee ?x)))))
                (forall (?x) (when (and (microwave ?s) (not (opened ?s)) (in ?x ?s)) (and (hot ?x) (heated ?x))))
@@ -135,15 +125,14 @@ DOMAIN = """
 
  (:action toggle-off
   :parameters (?s)
-  :precondition (and (reach ?s) (on ?s))
-  :effect (and (not (on ?s)) (increase (total-cost) 1)))
+  :precondition (and (at ?s) (on ?s))
+  :effect (not (on ?s)))
 
  (:action slice
   :parameters (?w ?k)
-  :precondition (and (reach ?w) (sliceable ?w) (present ?w) (not (sliced ?w)) (holding ?k) (knife ?k)
+  :precondition (and (at ?w) (sliceable ?w) (present ?w) (not (sliced ?w)) (holding ?k) (knife ?k)
                      (not (shut-in ?w)))
-  :effect (and (sliced ?w) (not (present ?w)) (increase (total-cost) 1)
-               (forall (?p) (when (and (piece-of ?p ?w) (moved ?w)) (moved ?p)))
+  :effect (and (sliced ?w) (not (present ?w))
                (forall (?p) (when (piece-of ?p ?w) (present ?p)))
                (forall (?p ?r) (when (and (piece-of ?p ?w) (in ?w ?r)) (in ?p ?r)))
                (forall (?p) (when (and (piece-of ?p ?w) (cooked ?w)) (cooked ?p)))
@@ -151,10 +140,10 @@ DOMAIN = """
 
  (:action pour
   :parameters (?o ?t)
-  :precondition (and (holding ?o) (reach ?t) (present ?t) (not (shut-in ?t)) (or (water ?o) (coffee ?o)) (or (fillable ?t) (basin ?t)))
-  :effect (and (not (water ?o)) (not (coffee ?o)) (increase (total-cost) 1)
+  :precondition (and (holding ?o) (at ?t) (present ?t) (not (shut-in ?t)) (or (water ?o) (coffee ?o)) (or (fillable ?t) (basin ?t)))
+  :effect (and (not (water ?o)) (not (coffee ?o))
                (when (and (water ?o) (fillable ?t)) (water ?t))
                (when (and (coffee ?o) (fillable ?t) (not (plant ?t))) (coffee ?t))
                (when (and (coffee ?o) (plant ?t)) (water ?t))))
 )
-""".replace("SEARCH_COST", str(SEARCH_COST))
+"""

@@ -37,20 +37,7 @@ from pathlib import Path
 from contracts.errors import NesyError
 from planner.translator_cache import reusing_domain_work
 
-IMPROVE_SECONDS = 0.5  # each phase after the first plan may search this long for a cheaper one
-# Anytime search, as LAMA: a first plan by lazy greedy best-first with the FF heuristic on unit
-# costs and preferred operators (FF on the walks' costs led greedy search astray: a breakfast
-# found no plan in 20 s, 0.1 s on unit costs); then weighted A* (w = 3, then 2) with FF on
-# costs + 1, each bounded by the cheapest plan so far and given IMPROVE_SECONDS. The
-# cheapest plan found is taken (that breakfast: 359 steps' cost -> 241).
-ANYTIME = ["--evaluator", "h1=eval_modify_costs(ff(), cost_type=one)",
-          "--evaluator", "h2=eval_modify_costs(ff(), cost_type=plusone)", "--search",
-          "iterated([lazy_greedy([h1], preferred=[h1]), "
-          f"lazy_wastar([h2], preferred=[h2], w=3, max_time={IMPROVE_SECONDS}), "
-          f"lazy_wastar([h2], preferred=[h2], w=2, max_time={IMPROVE_SECONDS})], continue_on_solve=true)"]
-# Lazy greedy best-first with FF and preferred operators: the first plan found (the planner
-# with walk_costs off, as before stop 41)
-GREEDY = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
+SEARCH = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
 TIMEOUT = 20.0  # seconds for one search
 CACHE_SIZE = 512  # solutions remembered by problem text
 
@@ -165,24 +152,24 @@ def _goal_true(sas) -> bool:
     return all(sas.init.values[var] == val for var, val in sas.goal.pairs)
 
 
-_SOLVED: OrderedDict[tuple[str, str, str], Solution] = OrderedDict()
+_SOLVED: OrderedDict[tuple[str, str], Solution] = OrderedDict()
 
 
-def solve(domain: str, problem: str, timeout: float = TIMEOUT, search: list[str] = ANYTIME) -> Solution:
+def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
     """The plan's actions in order: remembered if this problem was solved before, else
-    translated in-process and searched with ``downward`` (``search``: its options)."""
-    key = (domain, problem, " ".join(search))
+    translated in-process and searched with ``downward``."""
+    key = (domain, problem)
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    solution = _solve(domain, problem, timeout, search)
+    solution = _solve(domain, problem, timeout)
     _SOLVED[key] = solution  # a search that ran out of time would run out of time again
     while len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
     return solution
 
 
-def _solve(domain: str, problem: str, timeout: float, search: list[str] = ANYTIME) -> Solution:
+def _solve(domain: str, problem: str, timeout: float) -> Solution:
     start = time.perf_counter()
     try:
         sas = translate(domain, problem)
@@ -195,16 +182,13 @@ def _solve(domain: str, problem: str, timeout: float, search: list[str] = ANYTIM
     with tempfile.TemporaryDirectory(prefix="nesy-fd-") as tmp:
         plan_file = Path(tmp) / "plan"
         try:
-            run = subprocess.run([str(downward_binary()), *search, "--internal-plan-file", str(plan_file)],
+            run = subprocess.run([str(downward_binary()), *SEARCH, "--internal-plan-file", str(plan_file)],
                                  input=sas, capture_output=True, text=True, timeout=timeout, cwd=tmp,
                                  env={**os.environ, "OMP_NUM_THREADS": "1"})
         except subprocess.TimeoutExpired:
             return Solution(None, f"no plan found within {timeout:g} s", translate_ms,
                             (time.perf_counter() - translated) * 1000)
         search_ms = (time.perf_counter() - translated) * 1000
-        plans = sorted(Path(tmp).glob("plan*"), key=lambda p: int(p.suffix[1:]) if p.suffix[1:].isdigit() else 0)
-        if plans:
-            plan_file = plans[-1]  # an anytime search numbers its plans, each cheaper than the last
         if not plan_file.exists():
             if "Search stopped without finding a solution" in run.stdout or run.returncode in (11, 12):
                 # 11: the search space was exhausted (unsolvable), 12: stopped without a plan

@@ -43,7 +43,7 @@ from contracts.planning import (
 from contracts.registry import planner
 from planner.binding import GoalError
 from planner.domain import DOMAIN, SUBGOAL_OF
-from planner.fast_downward import ANYTIME, GREEDY, Solution, solve
+from planner.fast_downward import Solution, solve
 from planner.goals import compile_goal, has_task
 from planner.history import ACTION_OPS, History
 from planner.problem import Problem, build_problem
@@ -72,9 +72,6 @@ class SubgoalPlanner(Planner):
         replan: bool = True  # solve again on failures and Belief changes (false: follow the first plan)
         max_failures: int = 4  # consecutive failures of one subgoal before the planner reports FAILING
         give_up_after: int = 40  # failed subgoals in an episode after which the planner gives up (FAILING)
-        # a walk costs its steps, searched anytime (false: every action costs 1, greedy search: the
-        # planner before stop 41; better on a perfect Belief, worse on the Follower's own map so far)
-        walk_costs: bool = False
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -235,15 +232,14 @@ class PddlPlanner(SubgoalPlanner):
 
     def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
         compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)
-        return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())),
-                             walk_costs=self.params.walk_costs)
+        return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())))
 
     def _solve(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> tuple[list[PlannedSubgoal] | None, str]:
         start, cpu = time.perf_counter(), _cpu_seconds()
         problem = self.problem(goal, state, use_task)
         if problem.trivial:
             return [], ""
-        solution = solve(DOMAIN, problem.text, search=ANYTIME if self.params.walk_costs else GREEDY)
+        solution = solve(DOMAIN, problem.text)
         self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,
                                         len(solution.actions or ()), solution.solved, problem.text,
                                         (_cpu_seconds() - cpu) * 1000))
@@ -269,12 +265,11 @@ def steps_of(solution: Solution, problem: Problem, state: SymbolicState) -> list
     steps = []
     actions = solution.actions or ()
     for n, (name, *args) in enumerate(actions):
-        if name == "goto":  # (goto from to)
-            if n == len(actions) - 1:
-                destination = problem.keys[args[-1]]
-                steps.append(PlannedSubgoal(Subgoal("GotoLocation", state.types[destination]), destination))
-            continue
         keys = [problem.keys[a] for a in args]
+        if name == "goto":
+            if n == len(actions) - 1:
+                steps.append(PlannedSubgoal(Subgoal("GotoLocation", state.types[keys[0]]), keys[0]))
+            continue
         action, obj, rec = SUBGOAL_OF[name]
         if name == "search":
             steps.append(PlannedSubgoal(Subgoal(action, state.types[keys[0]])))

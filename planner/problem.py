@@ -13,7 +13,6 @@ find one. Object names are ``o<i>`` in PDDL; ``Problem.keys`` maps them back to 
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
@@ -48,11 +47,6 @@ REQUIRED_TOOLS = {
     "cool": (("Fridge",),),
 }
 SURFACES = 2  # nearby open surfaces to put things down on
-HERE = "here"  # the PDDL name of where the Follower stands when the plan starts (not an object)
-STEP = 0.25  # metres per Forward
-ARRIVED = 0.5  # metres: a walk ends this near the object (the skills stop within reach)
-DETOUR = 1.2  # walked path / straight line (the occupancy grid's A* goes around furniture)
-UNKNOWN_TRAVEL = 8  # steps to or from an object of unknown location (a search's cost is the domain's)
 _TOKEN = re.compile(r"[()\s]+|[^()\s]+")
 _PLACED = re.compile(r"\((in|within)\s+([^()\s]+)\s+([^()\s]+)\)")
 
@@ -150,7 +144,7 @@ def _goal_pair(o: str, r: str, goal: CompiledGoal, state: SymbolicState, wanted:
 
 
 def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
-                  preferred: dict[str, str] | None = None, walk_costs: bool = True) -> Problem:
+                  preferred: dict[str, str] | None = None) -> Problem:
     keys = relevant(state, goal, history)
     for kind, key in (preferred or {}).items():  # the Commander picked this one: leave its twins out
         if key in keys:
@@ -176,35 +170,7 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
              if o != r and sensible(state.types[o], state.types[r],
                                     o in blockers or _goal_pair(o, r, goal, state, wanted))
              and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))]
-    if state.held in names:  # wherever it is put, not where memory last saw it
-        init.append(f"(moved {names[state.held]})")
-    if not any(fact.startswith("(at ") for fact in init):
-        init.append(f"(at {HERE})")
-    init += travel_facts(state, names, walk_costs)
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
-    text = (f"(define (problem task) (:domain household)\n (:objects {HERE} {' '.join(names.values())})\n"
-            f" (:init {' '.join(init)})\n (:goal {formula})\n (:metric minimize (total-cost)))\n")
+    text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
+            f" (:init {' '.join(init)})\n (:goal {formula}))\n")
     return Problem(text, {name: key for key, name in names.items()}, len(keys), goal.formula == TRUE)
-
-
-def travel_steps(start: tuple[float, float] | None, end: tuple[float, float] | None) -> int:
-    """Follower steps a walk from one place to an object takes, roughly: the straight line
-    in Forward steps, lengthened by ``DETOUR``, less the last ``ARRIVED`` metres, plus one
-    for turning (``UNKNOWN_TRAVEL`` when either place is not known)."""
-    if start is None or end is None:
-        return UNKNOWN_TRAVEL
-    metres = math.hypot(end[0] - start[0], end[1] - start[1])
-    return 1 + round(max(metres - ARRIVED, 0.0) * DETOUR / STEP)
-
-
-def travel_facts(state: SymbolicState, names: dict[str, str], walk_costs: bool = True) -> list[str]:
-    """``(= (travel a b) steps)`` for every walk the plan may take: from where the Follower
-    stands (``HERE``) or from any object of the problem, to any object of it. A plan then
-    costs about the steps it will take, and the planner prefers the near mug and the order
-    of visits that walks least. Without ``walk_costs`` every walk costs 1 (the ablation)."""
-    places = [(HERE, state.agent)] + [(name, state.positions.get(key)) for key, name in names.items()]
-    facts = ["(= (total-cost) 0)"]
-    for source, start in places:
-        facts += [f"(= (travel {source} {name}) {travel_steps(start, state.positions.get(key)) if walk_costs else 1})"
-                  for key, name in names.items() if name != source]
-    return facts

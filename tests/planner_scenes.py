@@ -1,5 +1,5 @@
 """Small scripted scenes for the planner tests: Beliefs built by hand, a navigator that
-has always arrived, detections with masks, tiny PDDL problems."""
+has always arrived, detections with masks."""
 
 from __future__ import annotations
 
@@ -53,14 +53,3 @@ def kitchen(**extra_states) -> list[tuple]:
         ("Plate", "Plate", (0.1, 0.95, 0.9), "Counter", {"is_dirty": False}),
         *[(k, t, p, c, s) for k, t, p, c, s in extra_states.get("more", [])],
     ]
-
-
-def problem_text(init: str, goal: str, objects: str = "a b c d", travel: dict[tuple[str, str], int] | None = None,
-                 walk: int = 1) -> str:
-    """A problem over ``objects`` and a start place ``here`` (where the agent is unless
-    ``init`` says it is at an object); every walk costs ``walk`` unless ``travel`` says otherwise."""
-    places = ["here", *objects.split()]
-    walks = " ".join(f"(= (travel {a} {b}) {(travel or {}).get((a, b), walk)})" for a in places for b in objects.split() if a != b)
-    start = "" if "(at " in init else " (at here)"
-    return (f"(define (problem t) (:domain household) (:objects here {objects}) (:init {init}{start} (= (total-cost) 0) {walks})"
-            f" (:goal {goal}) (:metric minimize (total-cost)))")

@@ -4,15 +4,14 @@ tiny problems (a plan exists exactly when the preconditions can be met)."""
 from __future__ import annotations
 
 import pytest
-from planner_scenes import problem_text
 
 from planner.domain import DOMAIN
 from planner.fast_downward import solve
 
 
-def plan(init: str, goal: str, objects: str = "a b c d", travel: dict[tuple[str, str], int] | None = None,
-         walk: int = 1) -> list[tuple[str, ...]] | None:
-    solution = solve(DOMAIN, problem_text(init, goal, objects, travel, walk))
+def plan(init: str, goal: str, objects: str = "a b c d") -> list[tuple[str, ...]] | None:
+    problem = f"(define (problem t) (:domain household) (:objects {objects}) (:init {init}) (:goal {goal}))"
+    solution = solve(DOMAIN, problem)
     return list(solution.actions) if solution.solved else None
 
 
@@ -20,7 +19,7 @@ BASE = "(handempty) (present a) (present b) (present c) (present d)"
 
 
 def test_pickup_needs_empty_hand_and_an_open_container():
-    assert plan(BASE + " (pickupable a)", "(holding a)") == [("goto", "here", "a"), ("pickup", "a")]
+    assert plan(BASE + " (pickupable a)", "(holding a)") == [("goto", "a"), ("pickup", "a")]
     closed = BASE + " (pickupable a) (in a b) (openable b) (receptacle b)"
     assert ("open", "b") in plan(closed, "(holding a)")
     assert plan(BASE + " (pickupable a) (in a b) (openable b)", "(holding a)") is not None
@@ -107,7 +106,7 @@ def test_toggle_and_open_need_the_property(goal):
 def test_a_problem_met_before_is_not_solved_again(monkeypatch):
     import planner.fast_downward as fd
 
-    problem = problem_text(f"{BASE} (pickupable a) (at a)", "(holding a)")
+    problem = f"(define (problem t) (:domain household) (:objects a b c d) (:init {BASE} (pickupable a) (at a)) (:goal (holding a)))"
     first = fd.solve(DOMAIN, problem)
     monkeypatch.setattr(fd, "_solve", lambda *args: pytest.fail("solved again"))
     assert fd.solve(DOMAIN, problem) is first and first.actions == (("pickup", "a"),)
@@ -120,24 +119,6 @@ def test_a_search_that_proves_the_goal_unreachable_is_no_plan_not_an_error(monke
 
     exhausted = subprocess.CompletedProcess([], 11, "Completely explored state space -- no solution!", "")
     monkeypatch.setattr(fd.subprocess, "run", lambda *args, **kwargs: exhausted)
-    problem = problem_text(f"{BASE} (pickupable b) (at b)", "(holding b)")
+    problem = f"(define (problem t) (:domain household) (:objects a b c d) (:init {BASE} (pickupable b) (at b)) (:goal (holding b)))"
     solution = fd._solve(DOMAIN, problem, 5.0)
     assert not solution.solved and "no plan exists" in solution.reason
-
-
-def test_walks_cost_their_steps_so_the_near_instance_and_the_short_round_are_chosen():
-    two = BASE + " (pickupable a) (pickupable b)"
-    far_a = {("here", "a"): 20, ("here", "b"): 2}
-    assert plan(two, "(or (holding a) (holding b))", travel=far_a) == [("goto", "here", "b"), ("pickup", "b")]
-    assert plan(two, "(or (holding a) (holding b))", travel={("here", "a"): 2, ("here", "b"): 20})[-1] == ("pickup", "a")
-    # take a to the far receptacle c or the near d: where it goes is the goal's, the walk the plan's
-    init = BASE + " (pickupable a) (receptacle c) (receptacle d) (can-put a c) (can-put a d)"
-    assert plan(init, "(or (in a c) (in a d))", travel={("a", "c"): 30, ("a", "d"): 3}, walk=20)[-1] == ("put", "a", "d")
-
-
-def test_what_was_put_somewhere_is_reached_where_it_was_put_not_where_it_was():
-    # a box taken to the table b and opened there: no walk back to where the box lay
-    init = BASE + " (pickupable a) (openable a) (receptacle b) (can-put a b)"
-    steps = plan(init, "(and (in a b) (opened a) (handempty))", travel={("b", "a"): 30, ("here", "a"): 1}, walk=5)
-    assert ("put", "a", "b") in steps and not [s for s in steps if s[0] == "goto" and s[2] == "a" and s[1] == "b"]
-    assert sum(1 for s in steps if s[0] == "goto") == 2  # to the box, to the table

@@ -11,7 +11,7 @@ from contracts.planning import Goal, PlannerState, SkillFailure
 from planner.goals import compile_goal
 from planner.history import History
 from planner.pddl_planner import PddlPlanner
-from planner.problem import build_problem, travel_steps
+from planner.problem import build_problem
 from planner.skills import InteractSkill, SearchSkill
 from planner.symbolic import symbolic_state
 from planner.templates import TemplatePlanner
@@ -55,35 +55,6 @@ def test_coffee_plan_washes_the_mug_then_fills_it():
     wash = next(i for i, s in enumerate(steps) if s[2] == "Basin" or s[1] == "Faucet")
     fill = next(i for i, s in enumerate(steps) if s == ("PutObject", "Mug", "Machine"))
     assert wash < fill and ("ToggleObjectOn", "Machine", None) in steps
-
-
-def test_walks_cost_their_length_from_where_the_follower_stands_so_the_short_round_is_taken():
-    # two knives: Blade nearer the Follower (named to come first: with every walk at one
-    # step the plan took it), the kitchen's Knife beside the apple
-    blade = ("Blade", "Knife", (0.0, 1.0, -0.6), None, {})
-    scene = belief(kitchen(more=[blade]))
-    slice_apple = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Plate",
-                                object_sliced=True))
-    state = symbolic_state(scene, History())
-    problem = build_problem(state, compile_goal(slice_apple, state, History()), History(), walk_costs=True)
-    names = {key: name for name, key in problem.keys.items()}
-    assert "(at here)" in problem.text and "(:metric minimize (total-cost))" in problem.text
-    for key in ("Knife", "Blade"):
-        x, _, z = scene.memory.instances[key].position
-        assert f"(= (travel here {names[key]}) {travel_steps((0.0, 0.0), (x, z))})" in problem.text
-    assert travel_steps((0.0, 0.0), (0.0, 6.0)) == 1 + round(5.5 * 1.2 / 0.25)
-    steps = actions(planner(walk_costs=True).plan(slice_apple, scene))
-    assert ("PickupObject", "Knife", None) in steps and not any(s[1] == "Blade" for s in steps)
-    # without walk costs (the default on the Follower's own map) every walk costs 1
-    unit = build_problem(state, compile_goal(slice_apple, state, History()), History(), walk_costs=False)
-    assert f"(= (travel here {names['Knife']}) 1)" in unit.text
-
-
-def test_the_held_object_is_reached_where_it_is_put_not_where_memory_last_saw_it():
-    state = symbolic_state(belief(kitchen(), held="Knife"), History())
-    problem = build_problem(state, compile_goal(COFFEE, state, History()), History())
-    names = {key: name for name, key in problem.keys.items()}
-    assert f"(moved {names['Knife']})" in problem.text
 
 
 def test_hands_full_puts_the_held_object_down_first():
@@ -350,10 +321,8 @@ def test_a_heating_step_that_names_its_appliance_uses_that_one_not_the_nearer_on
                     ("Far", "Toaster", (3.0, 1.0, 3.0), None, {"is_toggled": False}),
                     ("Slice", "BreadSliced", (0.0, 1.0, 0.8), "Counter", {})])
     toast = Goal(None, (Subgoal("HeatObject", "BreadSliced", "Toaster"),))
-    steps = actions(planner(walk_costs=True).plan(toast, scene))
+    steps = actions(planner().plan(toast, scene))
     assert ("PutObject", "Slice", "Far") in steps and not any("Oven" in (s[1], s[2]) for s in steps)
-    anywhere = actions(planner(walk_costs=True).plan(Goal(None, (Subgoal("HeatObject", "BreadSliced"),)), scene))
-    assert ("PutObject", "Slice", "Oven") in anywhere  # no appliance named: the near one
 
 
 def test_a_mug_in_the_coffee_machine_on_the_counter_is_not_on_the_counter():

@@ -9,7 +9,6 @@ import contextlib
 import io
 
 import pytest
-from planner_scenes import problem_text as tiny_problem
 
 from planner import translator_cache
 from planner.domain import DOMAIN
@@ -33,7 +32,7 @@ PROBLEMS = [
 
 
 def problem_text(init: str, goal: str) -> str:
-    return tiny_problem(init, goal, "a b c d e")
+    return f"(define (problem t) (:domain household) (:objects a b c d e) (:init {init}) (:goal {goal}))"
 
 
 def fast_downwards_own(domain: str, problem: str) -> str:

@@ -34,7 +34,6 @@ ABLATIONS = (
     Ablation("rules-parser", "parser: trained -> rules"),
     Ablation("fixed-templates", "planner: PDDL -> fixed templates"),
     Ablation("no-replan", "planner: replanning on -> off"),
-    Ablation("walk-costs", "planner: every action costs 1 -> walks cost their steps (anytime search)"),
     Ablation("questions-never", "dialogue manager: rules -> never"),
     Ablation("uniform-prior", "search prior: learned -> uniform"),
     Ablation("goal-only-commander", "Commander: subgoal language -> goal only (teach-goal)"),
