@@ -83,9 +83,4 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
         return [lit("not", lit("dirty", obj))]
     if sub.action not in SUBGOAL_FACTS:
         raise GoalError(f"unknown subgoal action {sub.action!r}")
-    if sub.action == "HeatObject" and sub.receptacle:
-        # "Toast the bread slice in the toaster.": in that appliance, not in the nearer microwave
-        # (which the Commander does not take for toasting: it said the step again and again, 0270)
-        where = b.receptacles(kind_of(sub.receptacle), sub.receptacle)
-        return [lit(SUBGOAL_FACTS[sub.action], obj), disj([lit("within", obj, r) for r in where])]
     return [lit(SUBGOAL_FACTS[sub.action], obj)]

@@ -315,16 +315,6 @@ def test_a_step_whose_plan_was_carried_out_is_done_and_not_bound_afresh():
     assert p.plan(step, scene).status.state == PlannerState.IDLE
 
 
-def test_a_heating_step_that_names_its_appliance_uses_that_one_not_the_nearer_one():
-    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
-                    ("Oven", "Microwave", (0.4, 1.0, 1.0), None, {"is_open": False, "is_toggled": False}),
-                    ("Far", "Toaster", (3.0, 1.0, 3.0), None, {"is_toggled": False}),
-                    ("Slice", "BreadSliced", (0.0, 1.0, 0.8), "Counter", {})])
-    toast = Goal(None, (Subgoal("HeatObject", "BreadSliced", "Toaster"),))
-    steps = actions(planner().plan(toast, scene))
-    assert ("PutObject", "Slice", "Far") in steps and not any("Oven" in (s[1], s[2]) for s in steps)
-
-
 def test_a_mug_in_the_coffee_machine_on_the_counter_is_not_on_the_counter():
     """Only pickupable things lie in receptacles (AI2-THOR): "Put the mug on the counter." said
     of the mug in a coffee machine that stands on the counter is not done yet."""
