@@ -152,7 +152,7 @@ class InteractSkill(Skill):
                 and not took_effect(action, belief):
             # "already open" about a neighbour the click hit (the target is still shut): a
             # misclick, so a target no click reaches from here is left out after a few (the
-            # cheapest plan chose one cabinet again and again, to ALFRED's failure limit)
+            # plans chose one cabinet under open drawers again and again, to ALFRED's failure limit)
             self.history.misclicks[self.target] += 1
             self.retries += 1
             if self.retries > MAX_RETRIES:
