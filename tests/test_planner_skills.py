@@ -89,6 +89,14 @@ def test_target_not_where_believed_scans_then_fails_and_is_remembered():
     assert history.gone("Apple")
 
 
+def _until_it_stops(s: InteractSkill, scene, dets, every_outcome):
+    """Step the skill, each of its actions answered with ``every_outcome``, until it stops."""
+    result = s.step(observation(), scene, dets)
+    while result.state == SkillState.RUNNING:
+        result = s.step(every_outcome, scene, dets)
+    return result
+
+
 def test_missed_clicks_are_retried_elsewhere_then_given_up():
     scene = belief(kitchen())
     s = skill("ToggleObjectOn", "Faucet", "Faucet")
@@ -140,10 +148,8 @@ def test_a_phantom_whose_every_click_hits_nothing_is_left_out_after_one_skill():
     # Mask R-CNN's microwave where there is none: clicks from nearer and nearer hit nothing
     scene = belief([("Microwave", "Microwave", (0.0, 1.0, 1.0), None, {"is_open": False})])
     s = skill("OpenObject", "Microwave", "Microwave")
-    dets = [detection("Microwave", (30, 30, 70, 70))]
-    result = s.step(observation(), scene, dets)
-    while result.state == SkillState.RUNNING:
-        result = s.step(observation("Open", False, "No object that can be acted on (openable) at (0.50, 0.50)"), scene, dets)
+    result = _until_it_stops(s, scene, [detection("Microwave", (30, 30, 70, 70))],
+                             observation("Open", False, "No object that can be acted on (openable) at (0.50, 0.50)"))
     assert result.state == SkillState.FAILED and s.history.gone("Microwave")
 
 
@@ -152,10 +158,8 @@ def test_a_target_whose_every_click_opens_nothing_but_meets_an_open_neighbour_is
     # cabinet stays shut; the cheapest plan chose it again, to ALFRED's ten failed actions
     scene = belief([("Cabinet", "Cabinet", (0.0, 0.4, 1.0), None, {"is_open": False})])
     s = skill("OpenObject", "Cabinet", "Cabinet")
-    dets = [detection("Cabinet", (5, 5, 95, 95))]
-    result = s.step(observation(), scene, dets)
-    while result.state == SkillState.RUNNING:
-        result = s.step(observation("Open", False, "Drawer|-00.45|+00.75|-00.01 is already open"), scene, dets)
+    result = _until_it_stops(s, scene, [detection("Cabinet", (5, 5, 95, 95))],
+                             observation("Open", False, "Drawer|-00.45|+00.75|-00.01 is already open"))
     assert result.state == SkillState.FAILED and "another object" in result.reason
     s.history.failed("open", "Cabinet", result.reason)
     assert s.history.gone("Cabinet")
