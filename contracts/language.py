@@ -107,6 +107,10 @@ class TaskSpec:
     object_sliced: bool = False
     teach_task: str = ""
     teach_params: dict[str, Any] = field(default_factory=dict)
+    # other readings of a type field, most probable first ("a desk" in a bedroom that has only
+    # a dresser): used when a search for the field's type finds it nowhere; not part of the
+    # meaning, so not compared
+    alternatives: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
     def alfred_fields(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in ALFRED_FIELDS}

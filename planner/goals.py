@@ -10,6 +10,7 @@ compiled by ``planner.step_goals``. Receptacles that any instance of a kind woul
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from contracts.language import TaskSpec
 from contracts.planning import Goal
@@ -184,7 +185,20 @@ def alfred_kind(name: str, sliced: bool = False) -> Callable[[str], bool]:
     return lambda t: wanted in t
 
 
+def _reading(task: TaskSpec, name: str, b: Binder) -> str:
+    """The type a field of ``task`` names: as parsed, unless a search found it nowhere; then
+    the parser's next reading (``TaskSpec.alternatives``) that memory holds, else the next not
+    yet searched for in vain. Words for furniture are loose: the "desk" of a bedroom that has
+    none is its dresser."""
+    parsed = getattr(task, name)
+    if parsed not in b.history.not_found:
+        return parsed
+    others = [t for t in task.alternatives.get(name, ()) if t not in b.history.not_found]
+    return next((t for t in others if b.state.present(alfred_kind(t))), others[0] if others else parsed)
+
+
 def _alfred(task: TaskSpec, b: Binder) -> list[str]:
+    task = replace(task, **{name: _reading(task, name, b) for name in task.alternatives})
     kind = task.task_type
     obj_name = task.object_target
     if not obj_name:

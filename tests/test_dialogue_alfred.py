@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,14 @@ def test_trained_parser_parses_goals_and_steps() -> None:
     assert parser.parse_goal("florp wuzzle").task_type  # never an exception
     with pytest.raises(NesyError, match="not found"):
         TrainedParser(TrainedParser.Params(model="/nonexistent/model.pt"))
+
+
+def test_trained_parser_keeps_its_other_readings_of_a_loose_word() -> None:
+    spec = TrainedParser().parse_goal("Grab magazine from bed, place onto desk.")
+    assert spec.parent_target == "Desk" and "Dresser" in spec.alternatives["parent_target"]
+    assert all(spec.parent_target not in others and "" not in others for others in spec.alternatives.values())
+    assert "toggle_target" not in spec.alternatives and "mrecep_target" not in spec.alternatives  # empty fields
+    assert spec == replace(spec, alternatives={})  # not part of the meaning
 
 
 def test_cli_parse_and_parse_eval(jsonl: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

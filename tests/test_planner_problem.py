@@ -119,6 +119,22 @@ def test_impossible_goal_fails_with_a_reason_naming_what_is_missing():
     assert bad.status.state == PlannerState.FAILING and "unknown TEACh task 'Make Pizza'" in bad.status.reason
 
 
+def test_a_type_found_nowhere_gives_way_to_the_parsers_next_reading_that_memory_holds():
+    task = TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Desk",
+                    alternatives={"parent_target": ("SideTable", "Fridge", "Dresser")})
+
+    def plan(*searched_in_vain: str):
+        p = planner()
+        p.history.not_found.update(searched_in_vain)
+        return p.plan(Goal(task), belief(kitchen()))
+
+    first = plan()
+    assert first.steps[0].search and first.steps[0].subgoal.object == "Desk"  # as parsed, while unsearched
+    assert actions(plan("Desk"))[-1] == ("PutObject", "Apple", "Fridge")  # the next reading memory holds
+    assert plan("Desk", "Fridge").steps[0].subgoal.object == "SideTable"  # none held: the next not searched
+    assert "no Desk" in plan("Desk", "Fridge", "SideTable", "Dresser").status.reason  # all exhausted
+
+
 def test_plan_is_kept_while_steps_succeed_and_replanned_on_failure():
     p = planner()
     scene = belief(kitchen())
