@@ -1,14 +1,16 @@
 """COCO evaluation (pycocotools) of the ``maskrcnn`` module on a set from ``nesy detector
 data`` (by default the valid_unseen set): mask and box mAP (IoU 0.5:0.95) and mAP@0.5,
-per class and per object size (COCO's small < 32^2 < medium < 96^2 pixels < large), and
-how often a detection is right by its score (box IoU >= 0.5 with an object of its class):
-what a score threshold buys."""
+per class and per object size (COCO's small < 32^2 < medium < 96^2 pixels < large), how
+often a detection is right by its score (box IoU >= 0.5 with an object of its class): what
+a score threshold buys, and what the module calls each class's objects at its own score
+threshold (``confusion``: look-alikes such as apples taken for tomatoes, and misses)."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import time
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,7 @@ def evaluate(module: MaskRCNNPerception, data: Path, limit: int | None = None, p
         "per_size": {size: {"mask_map": _stat(segm, 3 + i), "box_map": _stat(bbox, 3 + i)}
                      for i, size in enumerate(SIZES)},
         "precision_by_score": _precision_by_score(bbox),
+        "confusion": confusion(gt_raw["annotations"], results, names, module.params.score_threshold),
         "ms_per_frame": round(1000 * seconds / max(count, 1), 1),
         "weights_meta": {k: v for k, v in module.meta.items() if k != "data_info"},
     }
@@ -99,6 +102,30 @@ def _class_ap(evaluation: Any, k: int, iou: int | None = None) -> float:
     values = precision[:, :, k, 0, -1] if iou is None else precision[iou, :, k, 0, -1]
     values = values[values > -1]
     return round(float(np.mean(values)), 4) if values.size else 0.0
+
+
+def confusion(annotations: list[dict[str, Any]], results: list[dict[str, Any]], names: dict[int, str],
+              threshold: float) -> dict[str, dict[str, int]]:
+    """Per ground-truth class, what its objects are called: the class of the highest-scoring
+    detection at or above ``threshold`` whose box meets the object's at IoU >= 0.5, else
+    "missed"; most frequent first."""
+    from pycocotools import mask as mask_utils
+
+    kept: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for result in results:
+        if result["score"] >= threshold:
+            kept[result["image_id"]].append(result)
+    table: dict[str, Counter] = defaultdict(Counter)
+    for ann in annotations:
+        detections = kept.get(ann["image_id"], [])
+        called = "missed"
+        if detections:
+            ious = mask_utils.iou([d["bbox"] for d in detections], [ann["bbox"]], [0])[:, 0]
+            overlapping = [(d["score"], d["category_id"]) for d, iou in zip(detections, ious, strict=True) if iou >= 0.5]
+            if overlapping:
+                called = names[max(overlapping)[1]]
+        table[names[ann["category_id"]]][called] += 1
+    return {name: dict(counts.most_common()) for name, counts in sorted(table.items())}
 
 
 def _precision_by_score(evaluation: Any) -> dict[str, dict[str, float]]:

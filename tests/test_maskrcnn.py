@@ -179,7 +179,7 @@ def test_cli_eval_and_bench_print_their_json_keys(tiny_run, capsys):
                  "--limit", "2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     for key in ("mask_map50", "mask_map", "box_map50", "box_map", "images", "per_class", "per_size",
-                "precision_by_score"):
+                "precision_by_score", "confusion"):
         assert key in result
     assert result["images"] == 2
     assert main(["bench", "perception", "--weights", weights, "--frames", "2", "--json"]) == 0
@@ -210,6 +210,24 @@ def test_precision_by_score_counts_the_detections_that_match_an_object_of_their_
         bands = _precision_by_score(_run(gt, results, "bbox"))
     assert bands["0.70-1.00"] == {"detections": 2, "precision": 0.5}
     assert bands["0.25-0.35"] == {"detections": 1, "precision": 0.0} and bands["0.50-0.70"]["detections"] == 0
+
+
+def test_confusion_names_what_each_class_is_called_at_the_threshold():
+    from perception.evaluate import confusion
+
+    names = {1: "Apple", 2: "Tomato", 3: "Knife"}
+    annotations = [{"image_id": 1, "category_id": 1, "bbox": [10, 10, 20, 20]},  # an apple taken for a tomato
+                   {"image_id": 1, "category_id": 2, "bbox": [50, 50, 20, 20]},  # a tomato found
+                   {"image_id": 2, "category_id": 1, "bbox": [10, 10, 20, 20]},  # an apple scored too low: missed
+                   {"image_id": 2, "category_id": 3, "bbox": [60, 60, 30, 4]}]  # a knife nothing overlaps enough
+    results = [{"image_id": 1, "category_id": 2, "bbox": [11, 10, 20, 20], "score": 0.7},
+               {"image_id": 1, "category_id": 1, "bbox": [10, 11, 20, 20], "score": 0.6},
+               {"image_id": 1, "category_id": 2, "bbox": [50, 50, 20, 20], "score": 0.9},
+               {"image_id": 2, "category_id": 1, "bbox": [10, 10, 20, 20], "score": 0.3},
+               {"image_id": 2, "category_id": 3, "bbox": [60, 40, 30, 30], "score": 0.9}]
+    assert confusion(annotations, results, names, 0.5) == {"Apple": {"Tomato": 1, "missed": 1}, "Tomato": {"Tomato": 1},
+                                                           "Knife": {"missed": 1}}
+    assert confusion(annotations, results, names, 0.2)["Apple"] == {"Tomato": 1, "Apple": 1}
 
 
 def test_a_run_can_start_from_a_weights_file(tiny_run, tmp_path):
