@@ -115,8 +115,8 @@ class SubgoalPlanner(Planner):
             return False
         if self.steps and self.steps[0] == issued:
             self.steps.pop(0)
-            if not self.steps and self.solving is not None:
-                self.carried_out = self.solving
+            if not self.steps and self.solving is not None and not issued.search:
+                self.carried_out = self.solving  # (a search that found a walk's landmark has not walked there)
         if issued.subgoal.action == "GotoLocation":
             self.history.at = issued.object_key  # "at" it: a walk step holds, the next is followed
         return True
