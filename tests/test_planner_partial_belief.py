@@ -123,16 +123,23 @@ def test_walks_are_followed_in_turn_once_each_is_reached():
     assert p.plan(walks, scene).status.state == PlannerState.IDLE
 
 
-def test_a_walk_whose_landmark_a_search_found_still_walks_there():
-    """Found is not reached: the search for a walk's landmark ends where the landmark came
-    into view, and the walk still leads to it (ALFRED-L NAV-ONLY ended after three steps at
-    the start, every walk taken for done once its landmark was seen)."""
+def searching_a_dresser():
+    """A planner that handed out the search for the first of two walks' landmarks (a
+    dresser no kitchen holds): (planner, scene, walks, the search step)."""
     scene = belief(kitchen())
     p = planner()
     walks = Goal(None, (Subgoal("GotoLocation", "Dresser"), Subgoal("GotoLocation", "Fridge")))
     search = p.plan(walks, scene).steps[0]
     assert search.search and search.subgoal.object == "Dresser"
     p.skill(search, scene, None)
+    return p, scene, walks, search
+
+
+def test_a_walk_whose_landmark_a_search_found_still_walks_there():
+    """Found is not reached: the search for a walk's landmark ends where the landmark came
+    into view, and the walk still leads to it (ALFRED-L NAV-ONLY ended after three steps at
+    the start, every walk taken for done once its landmark was seen)."""
+    p, scene, walks, _ = searching_a_dresser()
     scene.memory.add("Dresser", (3.0, 0.4, 3.0), times_seen=1)  # the search saw one and succeeded
     walk = p.plan(walks, scene).steps
     assert [(s.subgoal.action, s.subgoal.object, s.search) for s in walk] == [("GotoLocation", "Dresser", False)]
@@ -141,12 +148,7 @@ def test_a_walk_whose_landmark_a_search_found_still_walks_there():
 
 
 def test_a_walk_to_a_landmark_searched_for_in_vain_is_passed_over_unless_it_is_the_last():
-    scene = belief(kitchen())
-    p = planner()
-    walks = Goal(None, (Subgoal("GotoLocation", "Dresser"), Subgoal("GotoLocation", "Fridge")))
-    search = p.plan(walks, scene).steps[0]
-    assert search.search and search.subgoal.object == "Dresser"
-    p.skill(search, scene, None)
+    p, scene, walks, search = searching_a_dresser()
     p.history.not_found.add("Dresser")  # no dresser anywhere: the walk after it says where to go
     failed = SkillFailure(search, "no Dresser found: searched everywhere it could be", 1)
     assert [(s.subgoal.action, s.object_key) for s in p.plan(walks, scene, failed).steps] == [("GotoLocation", "Fridge")]
