@@ -7,8 +7,10 @@ food sliced into AI2-THOR's pieces, food cooked, containers filled), then severa
 poses near objects and receptacles: a fixed object's recorded interaction pose (ALFRED's
 own agent poses), or a navigable cell 0.5-2 m from an object, turned towards it on
 AI2-THOR's 90-degree lattice, horizon pointed at it and snapped to 15 degrees in
-AI2-THOR's -30..60, or now and then a random navigable pose. Every object with at least
-``min_pixels`` pixels in the renderer's instance buffer is annotated.
+AI2-THOR's -30..60, or now and then a random navigable pose. With ``p_close_up`` a frame is
+instead a close-up of a small object as a Follower sees it when it is about to pick it up: a
+pickupable type drawn uniformly (then one of its instances), from a cell 0.5-1.25 m away.
+Every object with at least ``min_pixels`` pixels in the renderer's instance buffer is annotated.
 
 The training set draws from the train floor plans only, the validation set from
 valid_unseen's (``simulator.episodes.splits``); test floor plans are never used. Chunks are
@@ -34,6 +36,7 @@ from perception.coco import InstanceMask, annotate, write_annotations
 
 SPLITS = ("train", "valid_unseen")
 HORIZONS = (-30, -15, 0, 15, 30, 45, 60)
+CLOSE_UP_OFF_AXIS = 20.0  # degrees: a close-up's target stays well inside ALFRED's 60-degree view
 LIQUIDS = ("water", "coffee", "wine")
 
 
@@ -53,6 +56,10 @@ class DataSpec:
     p_slice: float = 0.25
     p_cook: float = 0.2
     p_fill: float = 0.3
+    # close-ups of pickupable objects from where a Follower picks them up (0: the sets made
+    # before this option, frame for frame); the other poses target any object at 0.5-2 m,
+    # where a knife is 70 pixels at the median, in one frame of 16
+    p_close_up: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -118,13 +125,16 @@ def randomize_states(world: Any, spec: DataSpec, rng: random.Random) -> None:
             obj.is_filled, obj.liquid = True, rng.choice(LIQUIDS)
 
 
-def sample_pose(world: Any, rng: random.Random) -> tuple[float, float, int, float]:
+def sample_pose(world: Any, rng: random.Random, p_close_up: float = 0.0) -> tuple[float, float, int, float]:
     """A Follower pose (x, z, rotation, horizon) near an object or receptacle."""
-    from simulator.geometry import CAMERA_HEIGHT
     from simulator.scenes import cell_center
 
     scene = world.scene
     cells = sorted(scene.navigable)
+    if p_close_up > 0 and rng.random() < p_close_up:
+        close = _close_up(world, cells, rng)
+        if close is not None:
+            return close
     roll = rng.random()
     if roll < 0.3:
         recorded = sorted(o.interaction_pose for o in scene.fixed_objects.values() if o.interaction_pose)
@@ -137,11 +147,48 @@ def sample_pose(world: Any, rng: random.Random) -> tuple[float, float, int, floa
         return x, z, rng.choice((0, 90, 180, 270)), float(rng.choice(HORIZONS))
     candidates = [o for o in (world.objects[k] for k in sorted(world.objects))
                   if o.held_by is None and not world.is_hidden(o.object_id)]
-    target = rng.choice(candidates)
-    tx, ty, tz = target.position
-    near = [c for c in cells if 0.5 <= math.dist(cell_center(c), (tx, tz)) <= 2.0]
+    return _facing(rng.choice(candidates).position, cells, (0.5, 2.0), rng)
+
+
+def _close_up(world: Any, cells: list, rng: random.Random) -> tuple[float, float, int, float] | None:
+    """A pose 0.5-1.25 m from a pickupable object, its type drawn uniformly (so knives and
+    pens come up as often as apples); None when the floor plan has nothing to pick up."""
+    by_type: dict[str, list[Any]] = {}
+    for key in sorted(world.objects):
+        obj = world.objects[key]
+        if obj.pickupable and obj.held_by is None and not world.is_hidden(key):
+            by_type.setdefault(obj.object_type, []).append(obj)
+    if not by_type:
+        return None
+    target = rng.choice(by_type[rng.choice(sorted(by_type))])
+    return _facing(target.position, cells, (0.5, 1.25), rng, max_off=CLOSE_UP_OFF_AXIS)
+
+
+def _heading(x: float, z: float, tx: float, tz: float) -> float:
+    return math.degrees(math.atan2(tx - x, tz - z))  # 0 faces +z, 90 faces +x
+
+
+def _off_axis(x: float, z: float, tx: float, tz: float) -> float:
+    """Degrees between the direction to the target and the nearest 90-degree heading."""
+    h = _heading(x, z, tx, tz) % 90.0
+    return min(h, 90.0 - h)
+
+
+def _facing(target: tuple[float, float, float], cells: list, distances: tuple[float, float],
+            rng: random.Random, max_off: float | None = None) -> tuple[float, float, int, float]:
+    """A navigable cell at ``distances`` (else any; with ``max_off``, only cells from which the
+    target lies within that many degrees of a lattice heading, if any) turned towards
+    ``target`` on the 90-degree lattice, the horizon pointed at it, snapped to 15 degrees and
+    jittered."""
+    from simulator.geometry import CAMERA_HEIGHT
+    from simulator.scenes import cell_center
+
+    tx, ty, tz = target
+    near = [c for c in cells if distances[0] <= math.dist(cell_center(c), (tx, tz)) <= distances[1]]
+    if max_off is not None:
+        near = [c for c in near if _off_axis(*cell_center(c), tx, tz) <= max_off] or near
     x, z = cell_center(rng.choice(near or cells))
-    heading = math.degrees(math.atan2(tx - x, tz - z))  # 0 faces +z, 90 faces +x
+    heading = _heading(x, z, tx, tz)
     rotation = int(round(heading / 90.0)) * 90 % 360
     down = math.degrees(math.atan2(CAMERA_HEIGHT - ty, max(math.dist((x, z), (tx, tz)), 0.1)))
     horizon = min(max(round(down / 15.0) * 15 + rng.choice((-15, 0, 0, 15)), -30), 60)
@@ -199,7 +246,7 @@ def render_chunk(chunk: Chunk, image_dir: str) -> tuple[list[dict], list[list[di
     images, annotations = [], []
     agent = world.agents[FOLLOWER]
     for k in range(chunk.frames):
-        agent.x, agent.z, agent.rotation, agent.horizon = sample_pose(world, rng)
+        agent.x, agent.z, agent.rotation, agent.horizon = sample_pose(world, rng, spec.p_close_up)
         frames = sim.instance_frame(FOLLOWER)
         image_id = chunk.first_image + k
         name = f"{image_id:07d}.png"

@@ -37,6 +37,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                       help="vertical fields of view to draw from, one per start state (default 90; "
                       "ALFRED's camera is 60)")
     data.add_argument("--size", type=int, default=300, help="square frame size in pixels (default 300)")
+    data.add_argument("--close-ups", type=float, default=0.0, metavar="FRACTION",
+                      help="this fraction of the frames are close-ups of small pickupable objects, 0.5-1.25 m "
+                      "away, their type drawn uniformly (default 0: the sets made before this option)")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     data.add_argument("--json", action="store_true", help="print one JSON object (last line)")
@@ -104,6 +107,8 @@ def run_data(args: argparse.Namespace) -> int:
         raise InputError("--train-images and --valid-images must be at least 0, and not both 0")
     if not 64 <= args.size <= 900:
         raise InputError(f"--size must be 64..900 pixels (the renderer's limits), got {args.size}")
+    if not 0.0 <= args.close_ups <= 1.0:
+        raise InputError(f"--close-ups is a fraction of the frames, 0..1, got {args.close_ups}")
     if any(not 1 <= f <= 179 for f in args.fov):
         raise InputError(f"--fov values must be 1..179 degrees, got {args.fov}")
     out = Path(args.out)
@@ -115,7 +120,7 @@ def run_data(args: argparse.Namespace) -> int:
     for folder, split, images, seed in jobs:
         if images:
             spec = DataSpec(split, images, seed=seed, frames_per_start=args.frames_per_start, size=args.size,
-                            fields_of_view=tuple(args.fov))
+                            fields_of_view=tuple(args.fov), p_close_up=args.close_ups)
             result[folder] = generate(spec, out / folder, workers=args.workers)
     return _emit(result, args.json)
 
