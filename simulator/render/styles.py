@@ -30,6 +30,7 @@ from .palette import (
 )
 from .rotation import euler_matrix
 from .types import RenderObject
+from .utensils import UTENSILS
 
 ROW = 17
 _COOKED: RGB = (0.36, 0.20, 0.08)
@@ -308,6 +309,7 @@ BUILDERS: dict[str, Builder] = {
     "burner": _burner,
     "knob": _knob,
     "faucet": _faucet,
+    **UTENSILS,
 }
 
 
@@ -334,7 +336,7 @@ def object_rows(
 
     look = look_of(obj.object_type)
     kit = Kit(obj, obj.front or front_of(obj, bounds), look)
-    if obj.is_sliced and look.kind in ("ball", "loaf"):
+    if obj.is_sliced and look.kind in ("ball", "apple", "tomato", "loaf"):
         _sliced_whole(kit)
     else:
         builder = BUILDERS.get(look.kind) or FIXTURES.get(look.kind) or _box
