@@ -31,19 +31,20 @@ def _long_axis(k: Kit) -> int:
 
 
 def _segment(k: Kit, prim: int, start: float, end: float, width: float, thick: float,
-             rgb: RGB | None = None, mat: int | None = None) -> None:
-    """A part from ``start`` to ``end`` (fractions of the length from the handle's end, -0.5 ..
-    0.5 of the box) along the long axis, ``width`` and ``thick`` fractions of the box's other
-    two extents (the wider one is the width)."""
+             rgb: RGB | None = None, mat: int | None = None, across: float = 0.0) -> None:
+    """A part along the long axis from ``start`` to ``end`` (fractions of the length: 0 is
+    the handle's end, 1 the tip), ``width`` and ``thick`` fractions of the box's other two
+    extents (the wider one is the width), centred ``across`` (a fraction of the width) off
+    the middle."""
     axis = _long_axis(k)
     dims = [k.W, k.H, k.D]
-    others = sorted((i for i in range(3) if i != axis), key=lambda i: -dims[i])
+    wide, thin = sorted((i for i in range(3) if i != axis), key=lambda i: -dims[i])
     size = [0.0, 0.0, 0.0]
     pos = [0.0, 0.0, 0.0]
     size[axis] = (end - start) * dims[axis]
     pos[axis] = ((start + end) / 2 - 0.5) * dims[axis]
-    size[others[0]] = width * dims[others[0]]
-    size[others[1]] = thick * dims[others[1]]
+    size[wide], pos[wide] = width * dims[wide], across * dims[wide]
+    size[thin] = thick * dims[thin]
     k.add(prim, tuple(pos), tuple(size), rgb, mat)
 
 
@@ -64,16 +65,8 @@ def _fork(k: Kit) -> None:
     """A steel handle half as wide as the head, a flat head with three tines."""
     _segment(k, BOX, 0.0, 0.62, 0.5, 1.0)
     _segment(k, BOX, 0.62, 0.78, 1.0, 0.6)
-    axis = _long_axis(k)
-    dims = [k.W, k.H, k.D]
-    lateral = max((i for i in range(3) if i != axis), key=lambda i: dims[i])
-    for offset in (-0.38, 0.0, 0.38):
-        pos, size = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
-        size[axis], pos[axis] = 0.22 * dims[axis], 0.39 * dims[axis]
-        size[lateral], pos[lateral] = 0.2 * dims[lateral], offset * dims[lateral]
-        thin = 3 - axis - lateral
-        size[thin] = 0.6 * dims[thin]
-        k.add(BOX, tuple(pos), tuple(size))
+    for across in (-0.38, 0.0, 0.38):
+        _segment(k, BOX, 0.78, 1.0, 0.2, 0.6, across=across)
 
 
 def _spoon(k: Kit) -> None:
