@@ -74,6 +74,17 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     evaluate.set_defaults(handler=run_eval)
 
+    probe = sub.add_parser("stages", help="which stage loses a class: the RPN's proposals or the box head's "
+                           "class for the exact ground-truth box")
+    probe.add_argument("--data", required=True,
+                       help="a set folder, or a folder from 'nesy detector data' (its valid/ set is used)")
+    probe.add_argument("--weights", default="", help="weights file (default: the shipped perception/weights/maskrcnn.pt)")
+    probe.add_argument("--classes", nargs="+", default=[], metavar="CLASS", help="only these classes (default: all)")
+    probe.add_argument("--limit", type=positive_int, default=None, help="the first N images only")
+    probe.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
+    probe.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    probe.set_defaults(handler=run_stages)
+
     export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
     export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
     export.add_argument("--out", default="", help="target file (default: the shipped perception/weights/maskrcnn.pt)")
@@ -153,6 +164,22 @@ def run_eval(args: argparse.Namespace) -> int:
     result = evaluate(module, data, limit=args.limit)
     result = {**result, "data": str(data), "weights": args.weights or "shipped", "threads": args.threads}
     return _emit(result, args.json)
+
+
+def run_stages(args: argparse.Namespace) -> int:
+    import torch
+
+    from perception.maskrcnn import MaskRCNNPerception
+    from perception.stages import stages
+
+    data = _set_folder(args.data, "valid")
+    torch.set_num_threads(args.threads)
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads))
+    try:
+        result = stages(module, data, classes=tuple(args.classes), limit=args.limit)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    return _emit({**result, "data": str(data), "weights": args.weights or "shipped"}, args.json)
 
 
 def run_export(args: argparse.Namespace) -> int:
