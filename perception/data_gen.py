@@ -60,6 +60,9 @@ class DataSpec:
     # before this option, frame for frame); the other poses target any object at 0.5-2 m,
     # where a knife is 70 pixels at the median, in one frame of 16
     p_close_up: float = 0.0
+    # the types close-ups are drawn from where the floor plan has any (empty: every pickupable
+    # type); e.g. the cutlery the detector misses
+    close_up_types: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,14 +128,15 @@ def randomize_states(world: Any, spec: DataSpec, rng: random.Random) -> None:
             obj.is_filled, obj.liquid = True, rng.choice(LIQUIDS)
 
 
-def sample_pose(world: Any, rng: random.Random, p_close_up: float = 0.0) -> tuple[float, float, int, float]:
+def sample_pose(world: Any, rng: random.Random, p_close_up: float = 0.0,
+                close_up_types: tuple[str, ...] = ()) -> tuple[float, float, int, float]:
     """A Follower pose (x, z, rotation, horizon) near an object or receptacle."""
     from simulator.scenes import cell_center
 
     scene = world.scene
     cells = sorted(scene.navigable)
     if p_close_up > 0 and rng.random() < p_close_up:
-        close = _close_up(world, cells, rng)
+        close = _close_up(world, cells, rng, close_up_types)
         if close is not None:
             return close
     roll = rng.random()
@@ -150,9 +154,11 @@ def sample_pose(world: Any, rng: random.Random, p_close_up: float = 0.0) -> tupl
     return _facing(rng.choice(candidates).position, cells, (0.5, 2.0), rng)
 
 
-def _close_up(world: Any, cells: list, rng: random.Random) -> tuple[float, float, int, float] | None:
+def _close_up(world: Any, cells: list, rng: random.Random,
+              types: tuple[str, ...] = ()) -> tuple[float, float, int, float] | None:
     """A pose 0.5-1.25 m from a pickupable object, its type drawn uniformly (so knives and
-    pens come up as often as apples); None when the floor plan has nothing to pick up."""
+    pens come up as often as apples) from ``types`` where the floor plan has any of them, else
+    from all; None when the floor plan has nothing to pick up."""
     by_type: dict[str, list[Any]] = {}
     for key in sorted(world.objects):
         obj = world.objects[key]
@@ -160,7 +166,8 @@ def _close_up(world: Any, cells: list, rng: random.Random) -> tuple[float, float
             by_type.setdefault(obj.object_type, []).append(obj)
     if not by_type:
         return None
-    target = rng.choice(by_type[rng.choice(sorted(by_type))])
+    wanted = sorted(set(types) & set(by_type)) or sorted(by_type)
+    target = rng.choice(by_type[rng.choice(wanted)])
     return _facing(target.position, cells, (0.5, 1.25), rng, max_off=CLOSE_UP_OFF_AXIS)
 
 
@@ -246,7 +253,7 @@ def render_chunk(chunk: Chunk, image_dir: str) -> tuple[list[dict], list[list[di
     images, annotations = [], []
     agent = world.agents[FOLLOWER]
     for k in range(chunk.frames):
-        agent.x, agent.z, agent.rotation, agent.horizon = sample_pose(world, rng, spec.p_close_up)
+        agent.x, agent.z, agent.rotation, agent.horizon = sample_pose(world, rng, spec.p_close_up, spec.close_up_types)
         frames = sim.instance_frame(FOLLOWER)
         image_id = chunk.first_image + k
         name = f"{image_id:07d}.png"

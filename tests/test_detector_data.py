@@ -98,7 +98,6 @@ def test_close_ups_face_a_pickupable_object_from_where_a_follower_picks_it_up():
     """``p_close_up=1``: every pose stands 0.5-1.25 m from a visible pickupable object, which
     lies within 20 degrees of the heading (well inside a 60-degree view); the types come up
     about equally, so small rare ones (knives) are not drowned by the many mugs and apples."""
-    import math
     import random
     from collections import Counter
 
@@ -108,16 +107,41 @@ def test_close_ups_face_a_pickupable_object_from_where_a_follower_picks_it_up():
     from simulator.start_state import build_world
 
     world = build_world(random_start("FloorPlan1", 0))
-    pickupable = [o for o in world.objects.values()
-                  if o.pickupable and o.held_by is None and not world.is_hidden(o.object_id)]
     rng, kinds = random.Random(0), Counter()
     for _ in range(60):
-        x, z, rotation, horizon = sample_pose(world, rng, p_close_up=1.0)
+        pose = sample_pose(world, rng, p_close_up=1.0)
+        x, z, rotation, horizon = pose
         assert to_cell(x, z) in world.scene.navigable and rotation in (0, 90, 180, 270) and -30 <= horizon <= 60
-        facing = (math.sin(math.radians(rotation)), math.cos(math.radians(rotation)))
-        seen = [o for o in pickupable if 0.5 <= math.dist((x, z), (o.position[0], o.position[2])) <= 1.25
-                and (o.position[0] - x) * facing[0] + (o.position[2] - z) * facing[1]
-                >= math.cos(math.radians(20)) * math.dist((x, z), (o.position[0], o.position[2]))]
+        seen = _faced(world, pose)
         assert seen
-        kinds.update({o.object_type for o in seen})
-    assert len(kinds) >= 0.6 * len({o.object_type for o in pickupable})
+        kinds.update(seen)
+    assert len(kinds) >= 0.6 * len({o.object_type for o in world.objects.values() if o.pickupable})
+
+
+def test_close_ups_of_chosen_types_face_one_of_them_where_the_floor_plan_has_any():
+    """``close_up_types`` (``--close-up-types``): in a kitchen every close-up faces a knife or
+    a fork within 1.25 m; in a bathroom, which has neither, close-ups fall back to any type."""
+    import random
+
+    from perception.data_gen import sample_pose
+    from simulator.spawn import random_start
+    from simulator.start_state import build_world
+
+    kitchen, bathroom = build_world(random_start("FloorPlan1", 0)), build_world(random_start("FloorPlan401", 0))
+    rng = random.Random(0)
+    for _ in range(30):
+        assert _faced(kitchen, sample_pose(kitchen, rng, 1.0, ("Knife", "Fork"))) & {"Knife", "Fork"}
+    assert all(_faced(bathroom, sample_pose(bathroom, rng, 1.0, ("Knife", "Fork"))) for _ in range(10))
+
+
+def _faced(world, pose) -> set[str]:
+    """The types of the pickupable objects 0.5-1.25 m from the pose within 20 degrees of its heading."""
+    import math
+
+    x, z, rotation, _ = pose
+    facing = (math.sin(math.radians(rotation)), math.cos(math.radians(rotation)))
+    return {o.object_type for o in world.objects.values()
+            if o.pickupable and o.held_by is None and not world.is_hidden(o.object_id)
+            and 0.5 <= math.dist((x, z), (o.position[0], o.position[2])) <= 1.25
+            and (o.position[0] - x) * facing[0] + (o.position[2] - z) * facing[1]
+            >= math.cos(math.radians(20)) * math.dist((x, z), (o.position[0], o.position[2]))}

@@ -40,6 +40,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     data.add_argument("--close-ups", type=float, default=0.0, metavar="FRACTION",
                       help="this fraction of the frames are close-ups of small pickupable objects, 0.5-1.25 m "
                       "away, their type drawn uniformly (default 0: the sets made before this option)")
+    data.add_argument("--close-up-types", nargs="+", default=[], metavar="TYPE",
+                      help="draw close-ups from these object types where a floor plan has them (default: every "
+                      "pickupable type)")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     data.add_argument("--json", action="store_true", help="print one JSON object (last line)")
@@ -85,6 +88,20 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     probe.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     probe.set_defaults(handler=run_stages)
 
+    refit = sub.add_parser("refit", help="fit the box classifier of trained weights again on a training set's "
+                           "region features, classes balanced (minutes; docs/perception.md)")
+    refit.add_argument("--data", required=True, help="a folder from 'nesy detector data' (its train/ set is used)")
+    refit.add_argument("--out", required=True, help="weights file to write (e.g. runs/detector/refit/maskrcnn.pt)")
+    refit.add_argument("--weights", default="", help="weights to start from (default: the shipped file)")
+    refit.add_argument("--images", type=positive_int, default=3000, help="the set's first N images (default 3000)")
+    refit.add_argument("--balance", type=float, default=0.5,
+                       help="class weight = (largest class count / count) ** BALANCE (0: unweighted; default 0.5)")
+    refit.add_argument("--epochs", type=positive_int, default=20)
+    refit.add_argument("--seed", type=int, default=0)
+    refit.add_argument("--threads", type=positive_int, default=1, help="torch CPU threads (default 1)")
+    refit.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    refit.set_defaults(handler=run_refit)
+
     export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
     export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
     export.add_argument("--out", default="", help="target file (default: the shipped perception/weights/maskrcnn.pt)")
@@ -112,6 +129,7 @@ def _emit(result: dict, as_json: bool) -> int:
 
 
 def run_data(args: argparse.Namespace) -> int:
+    from perception.classes import CLASSES
     from perception.data_gen import DataSpec, generate
 
     if args.train_images < 0 or args.valid_images < 0 or args.train_images + args.valid_images == 0:
@@ -120,6 +138,9 @@ def run_data(args: argparse.Namespace) -> int:
         raise InputError(f"--size must be 64..900 pixels (the renderer's limits), got {args.size}")
     if not 0.0 <= args.close_ups <= 1.0:
         raise InputError(f"--close-ups is a fraction of the frames, 0..1, got {args.close_ups}")
+    unknown = sorted(set(args.close_up_types) - set(CLASSES))
+    if unknown:
+        raise InputError(f"--close-up-types: not detector classes: {', '.join(unknown)} (see perception/classes.py)")
     if any(not 1 <= f <= 179 for f in args.fov):
         raise InputError(f"--fov values must be 1..179 degrees, got {args.fov}")
     out = Path(args.out)
@@ -131,7 +152,8 @@ def run_data(args: argparse.Namespace) -> int:
     for folder, split, images, seed in jobs:
         if images:
             spec = DataSpec(split, images, seed=seed, frames_per_start=args.frames_per_start, size=args.size,
-                            fields_of_view=tuple(args.fov), p_close_up=args.close_ups)
+                            fields_of_view=tuple(args.fov), p_close_up=args.close_ups,
+                            close_up_types=tuple(args.close_up_types))
             result[folder] = generate(spec, out / folder, workers=args.workers)
     return _emit(result, args.json)
 
@@ -180,6 +202,17 @@ def run_stages(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc)) from None
     return _emit({**result, "data": str(data), "weights": args.weights or "shipped"}, args.json)
+
+
+def run_refit(args: argparse.Namespace) -> int:
+    from perception.refit import RefitSpec, refit
+
+    if not 0.0 <= args.balance <= 1.0:
+        raise InputError(f"--balance must be 0..1, got {args.balance}")
+    data = _set_folder(args.data, "train")
+    spec = RefitSpec(data=str(data), out=args.out, weights=args.weights, images=args.images, balance=args.balance,
+                     epochs=args.epochs, seed=args.seed, threads=args.threads)
+    return _emit(refit(spec), args.json)
 
 
 def run_export(args: argparse.Namespace) -> int:
