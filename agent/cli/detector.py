@@ -88,20 +88,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     probe.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     probe.set_defaults(handler=run_stages)
 
-    refit = sub.add_parser("refit", help="fit the box classifier of trained weights again on a training set's "
-                           "region features, classes balanced (minutes; docs/perception.md)")
-    refit.add_argument("--data", required=True, help="a folder from 'nesy detector data' (its train/ set is used)")
-    refit.add_argument("--out", required=True, help="weights file to write (e.g. runs/detector/refit/maskrcnn.pt)")
-    refit.add_argument("--weights", default="", help="weights to start from (default: the shipped file)")
-    refit.add_argument("--images", type=positive_int, default=3000, help="the set's first N images (default 3000)")
-    refit.add_argument("--balance", type=float, default=0.5,
-                       help="class weight = (largest class count / count) ** BALANCE (0: unweighted; default 0.5)")
-    refit.add_argument("--epochs", type=positive_int, default=20)
-    refit.add_argument("--seed", type=int, default=0)
-    refit.add_argument("--threads", type=positive_int, default=1, help="torch CPU threads (default 1)")
-    refit.add_argument("--json", action="store_true", help="print one JSON object (last line)")
-    refit.set_defaults(handler=run_refit)
-
     export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
     export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
     export.add_argument("--out", default="", help="target file (default: the shipped perception/weights/maskrcnn.pt)")
@@ -202,17 +188,6 @@ def run_stages(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc)) from None
     return _emit({**result, "data": str(data), "weights": args.weights or "shipped"}, args.json)
-
-
-def run_refit(args: argparse.Namespace) -> int:
-    from perception.refit import RefitSpec, refit
-
-    if not 0.0 <= args.balance <= 1.0:
-        raise InputError(f"--balance must be 0..1, got {args.balance}")
-    data = _set_folder(args.data, "train")
-    spec = RefitSpec(data=str(data), out=args.out, weights=args.weights, images=args.images, balance=args.balance,
-                     epochs=args.epochs, seed=args.seed, threads=args.threads)
-    return _emit(refit(spec), args.json)
 
 
 def run_export(args: argparse.Namespace) -> int:
