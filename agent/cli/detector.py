@@ -77,16 +77,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     evaluate.set_defaults(handler=run_eval)
 
-    probe = sub.add_parser("stages", help="which stage loses a class: the RPN's proposals or the box head's "
+    stage = sub.add_parser("stages", help="which stage loses a class: the RPN's proposals or the box head's "
                            "class for the exact ground-truth box")
-    probe.add_argument("--data", required=True,
+    stage.add_argument("--data", required=True,
                        help="a set folder, or a folder from 'nesy detector data' (its valid/ set is used)")
-    probe.add_argument("--weights", default="", help="weights file (default: the shipped perception/weights/maskrcnn.pt)")
-    probe.add_argument("--classes", nargs="+", default=[], metavar="CLASS", help="only these classes (default: all)")
-    probe.add_argument("--limit", type=positive_int, default=None, help="the first N images only")
-    probe.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
-    probe.add_argument("--json", action="store_true", help="print one JSON object (last line)")
-    probe.set_defaults(handler=run_stages)
+    stage.add_argument("--weights", default="", help="weights file (default: the shipped perception/weights/maskrcnn.pt)")
+    stage.add_argument("--classes", nargs="+", default=[], metavar="CLASS", help="only these classes (default: all)")
+    stage.add_argument("--limit", type=positive_int, default=None, help="the first N images only")
+    stage.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
+    stage.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    stage.set_defaults(handler=run_stages)
 
     export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
     export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
