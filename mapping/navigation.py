@@ -27,7 +27,8 @@ is on the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seei
 goal pose reached, looked from, and not seeing it is ruled out for that instance and the
 next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not where it
 was believed to be, or not to be seen from there; counting it as arrived stopped the search
-with nothing in view). Without ``in_view`` (e.g. ``oracle-map``), and for an instance
+with nothing in view). Those poses are forgotten once the instance is believed more than
+``MOVED`` away from where it was when they failed. Without ``in_view`` (e.g. ``oracle-map``), and for an instance
 believed but never detected (``states["inferred"]``: a faucet behind a sink basin), a goal
 pose with its looks done is arrival.
 
@@ -66,6 +67,7 @@ FRONT_COST = 2.0  # extra steps per step a goal pose for what lies in an opened 
 SIGHT_COST = 2.0  # extra steps per 90 degrees a goal pose looks at an instance from off the side it was seen from
 CENTRE_COST = 3.0  # extra steps per step a centred goal pose is from the middle (ALFRED-L NAV-ONLY, 105 train episodes: 0: 0.62, 1: 0.61, 3: 0.77, 10: 0.74)
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
+MOVED = 0.25  # metres an instance's believed place may shift (new sightings) before its misses are forgotten
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
 WINDOW_MARGIN = 1.5  # metres of map around the explored area, the Follower and the goal
 FORWARD, LEFT, RIGHT, UP, DOWN = "Forward", "Turn Left", "Turn Right", "Look Up", "Look Down"
@@ -84,6 +86,7 @@ class GridNavigator(Navigator):
         self.visited: set[tuple[int, int]] = set()  # lattice points the Follower stood on
         self.in_view: dict[str, float] | None = None  # set by a mapper that knows what the camera sees
         self.misses: dict[str, set[tuple[int, int, int]]] = {}  # goal poses that did not show an instance
+        self.missed_at: dict[str, tuple[float, float]] = {}  # where the instance was believed when they were
 
     def sees(self, key: str, reach: float) -> bool:
         """Is the instance in the current frame within ``reach`` of the camera?"""
@@ -108,6 +111,7 @@ class GridNavigator(Navigator):
             if self.sees(goal.instance, goal.seen_within or goal.reach) and not goal.centred:
                 return NavigationStep(NavigationState.ARRIVED)
             target = (instance.position[0], instance.position[2])
+            self._forget_moved(goal.instance, target)
         else:
             target = goal.point
         soft = instance is not None and len(self.blocked) < MAX_BLOCKED  # cross map obstacles to reach what was seen
@@ -143,7 +147,18 @@ class GridNavigator(Navigator):
             if len(misses) >= max_misses:
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"not seen from {len(misses)} poses")
             misses.add((*here, heading))  # here and looking, yet not seen within reach: try another pose
+            self.missed_at[goal.instance] = target
         return NavigationStep(NavigationState.ARRIVED)
+
+    def _forget_moved(self, key: str, where: tuple[float, float]) -> None:
+        """Poses that did not show an instance say nothing once it is believed elsewhere (the
+        Follower carried it off, a hint or a sighting moved it): a potato looked for on the
+        fridge from three poses, then put into the microwave, was 'unreachable' at the first
+        pose that did not show it there (TATC train 0321)."""
+        at = self.missed_at.setdefault(key, where) if self.misses.get(key) else None
+        if at is not None and math.hypot(where[0] - at[0], where[1] - at[1]) > MOVED:
+            self.misses.pop(key, None)
+            self.missed_at.pop(key, None)
 
     def goal_costs(self, belief: Belief, goals: list[NavigationGoal]) -> list[float]:
         """Actions (moves, turns, looks) from the current pose to a pose of each goal, from

@@ -230,3 +230,20 @@ def test_an_object_is_approached_from_the_side_it_was_seen_from():
         navigator = GridNavigator(camera_height=1.5)
         ends[side] = _walk(navigator, Belief(grid, memory, Pose(0.0, 0.0, 0.0, 30.0)), NavigationGoal(instance="Apple#1"))
     assert ends[-1.5].x < 0 < ends[1.5].x  # round the wall either way costs the same: the side it was seen from
+
+
+def test_poses_that_did_not_show_an_instance_are_forgotten_once_it_is_believed_elsewhere():
+    belief = _corridor()
+    belief.memory.add("Potato", (0.25, 1.0, 1.75))
+    goal = NavigationGoal(instance="Potato#1")
+    there = Belief(belief.grid, belief.memory, Pose(0.25, 1.0, 0.0, 0.0))
+    navigator = GridNavigator(camera_height=1.5)
+    navigator.in_view = {}
+    navigator.misses["Potato#1"] = {(0, 4, 0), (2, 4, 0)}
+    assert navigator.step(_observe(), there, goal, max_misses=2).state == NavigationState.UNREACHABLE
+    belief.memory.instances["Potato#1"].position = (0.25, 1.0, 1.6)  # a new sighting, a few cm off: still missed
+    assert navigator.step(_observe(), there, goal, max_misses=2).state == NavigationState.UNREACHABLE
+    belief.memory.instances["Potato#1"].position = (0.25, 1.0, 0.75)  # put down elsewhere: tried afresh
+    nearer = Belief(belief.grid, belief.memory, Pose(0.25, 0.0, 0.0, 0.0))
+    assert navigator.step(_observe(), nearer, goal, max_misses=2).state == NavigationState.MOVING
+    assert "Potato#1" not in navigator.misses or not navigator.misses["Potato#1"] - {(1, 0, 0)}
