@@ -142,13 +142,20 @@ def test_an_inferred_instance_is_arrived_at_on_a_goal_pose_without_being_seen():
     assert not navigator.misses["Faucet#1"]
 
 
-def test_a_search_target_is_given_up_after_max_misses_poses_that_do_not_show_it():
+def _unseen_at_a_goal_pose(object_type: str):
+    """A corridor with one ``object_type`` 1.75 m ahead, a goal pose 1 m ahead, and a
+    navigator that sees nothing: (belief, goal, the Belief at the goal pose, navigator)."""
     belief = _corridor()
-    belief.memory.add("Cabinet", (0.25, 1.0, 1.75))
-    goal = NavigationGoal(instance="Cabinet#1")
+    belief.memory.add(object_type, (0.25, 1.0, 1.75))
     there = Belief(belief.grid, belief.memory, Pose(0.25, 1.0, 0.0, 0.0))
     navigator = GridNavigator(camera_height=1.5)
-    navigator.in_view = {}  # at a goal pose, not seen: with one miss allowed another pose is tried...
+    navigator.in_view = {}
+    return belief, NavigationGoal(instance=f"{object_type}#1"), there, navigator
+
+
+def test_a_search_target_is_given_up_after_max_misses_poses_that_do_not_show_it():
+    belief, goal, there, navigator = _unseen_at_a_goal_pose("Cabinet")
+    # at a goal pose, not seen: with one miss allowed another pose is tried...
     assert navigator.step(_observe(), there, goal, max_misses=1).state == NavigationState.MOVING
     assert navigator.misses["Cabinet#1"] == {(1, 4, 0)}
     elsewhere = Belief(belief.grid, belief.memory, Pose(0.25, 0.75, 0.0, 0.0))  # ...and at the next, it is given up
@@ -233,12 +240,7 @@ def test_an_object_is_approached_from_the_side_it_was_seen_from():
 
 
 def test_poses_that_did_not_show_an_instance_are_forgotten_once_it_is_believed_elsewhere():
-    belief = _corridor()
-    belief.memory.add("Potato", (0.25, 1.0, 1.75))
-    goal = NavigationGoal(instance="Potato#1")
-    there = Belief(belief.grid, belief.memory, Pose(0.25, 1.0, 0.0, 0.0))
-    navigator = GridNavigator(camera_height=1.5)
-    navigator.in_view = {}
+    belief, goal, there, navigator = _unseen_at_a_goal_pose("Potato")
     navigator.misses["Potato#1"] = {(0, 4, 0), (2, 4, 0)}
     assert navigator.step(_observe(), there, goal, max_misses=2).state == NavigationState.UNREACHABLE
     belief.memory.instances["Potato#1"].position = (0.25, 1.0, 1.6)  # a new sighting, a few cm off: still missed
