@@ -68,6 +68,13 @@ def annotate(image_id: int, instances: list[InstanceMask], first_id: int) -> lis
     return out
 
 
+def image_tensor(rgb: np.ndarray) -> Any:
+    """An H x W x 3 uint8 frame as the 3 x H x W float tensor in [0, 1] the network takes."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1).float().div_(255.0)
+
+
 def categories() -> list[dict[str, Any]]:
     return [{"id": k + 1, "name": name, "supercategory": "object"} for k, name in enumerate(CLASSES)]
 
@@ -134,7 +141,7 @@ class CocoFrames:
         if flip:
             rgb, masks = rgb[:, ::-1], masks[:, :, ::-1]
             boxes = np.stack([w - boxes[:, 2], boxes[:, 1], w - boxes[:, 0], boxes[:, 3]], axis=1)
-        image = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1).float().div_(255.0)
+        image = image_tensor(rgb)
         target = {
             "boxes": torch.from_numpy(np.ascontiguousarray(boxes, dtype=np.float32)),
             "labels": torch.tensor([a["category_id"] for a in anns], dtype=torch.int64),

@@ -25,6 +25,7 @@ import numpy as np
 from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection, Perception
 from contracts.registry import perception
+from perception.coco import image_tensor
 from perception.maskrcnn_model import (
     DEFAULT_WEIGHTS,
     MAKE_WEIGHTS,
@@ -90,7 +91,7 @@ class MaskRCNNPerception(Perception):
         higher-scoring ones survive per-class NMS nor the top ``detections_per_image``)."""
         import torch
 
-        image = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1).float().div_(255.0)
+        image = image_tensor(rgb)
         heads = self.model.roi_heads
         with torch.inference_mode():
             heads.score_thresh = floor

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from perception.coco import CocoFrames, read_annotations
+from perception.classes import CLASSES
+from perception.coco import CocoFrames, image_tensor
 from perception.maskrcnn import MaskRCNNPerception
 
 THIN_RATIO = 4.0  # long side / short side at or above which a box counts as thin
@@ -43,23 +44,18 @@ def stages(module: MaskRCNNPerception, data: Path, classes: tuple[str, ...] = ()
     as its top class) and ``head_own_probability_median``."""
     from tqdm import tqdm
 
-    frames = CocoFrames(Path(data))
-    raw = read_annotations(Path(data))
-    names = {c["id"]: c["name"] for c in raw["categories"]}
-    unknown = sorted(set(classes) - set(names.values()))
+    frames = CocoFrames(Path(data))  # its categories are checked to be CLASSES: id k + 1 is CLASSES[k]
+    unknown = sorted(set(classes) - set(CLASSES))
     if unknown:
         raise ValueError(f"not classes of this set: {', '.join(unknown)} (see perception/classes.py)")
-    wanted = set(classes) or set(names.values())
-    by_image: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for ann in raw["annotations"]:
-        if names[ann["category_id"]] in wanted and ann["bbox"][2] >= 1 and ann["bbox"][3] >= 1:
-            by_image[ann["image_id"]].append(ann)
+    wanted = set(classes) or set(CLASSES)
     count = len(frames) if limit is None else min(limit, len(frames))
     rows: list[StageRow] = []
     for index in tqdm(range(count), desc="detector stages", unit="img", disable=not progress):
-        anns = by_image.get(frames.images[index]["id"])
-        if anns:
-            rows.extend(probe(module, frames.rgb(index), [(names[a["category_id"]], a["bbox"]) for a in anns]))
+        objects = [(CLASSES[a["category_id"] - 1], a["bbox"]) for a in frames.by_image[frames.images[index]["id"]]
+                   if CLASSES[a["category_id"] - 1] in wanted and a["bbox"][2] >= 1 and a["bbox"][3] >= 1]
+        if objects:
+            rows.extend(probe(module, frames.rgb(index), objects))
     per_class: dict[str, list[StageRow]] = defaultdict(list)
     per_shape: dict[str, list[StageRow]] = defaultdict(list)
     for row in rows:
@@ -77,7 +73,7 @@ def probe(module: MaskRCNNPerception, rgb: np.ndarray, objects: list[tuple[str, 
     from torchvision.ops import box_iou
 
     model = module.model
-    image = torch.from_numpy(np.ascontiguousarray(rgb)).permute(2, 0, 1).float().div_(255.0)
+    image = image_tensor(rgb)
     boxes = torch.tensor([[x, y, x + w, y + h] for _, (x, y, w, h) in objects], dtype=torch.float32)
     with torch.inference_mode():
         images, _ = model.transform([image])
