@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from contracts.belief import ObjectInstance
+from contracts.belief import Belief, ObjectInstance
 from contracts.geometry import CameraIntrinsics, Pose, depth_to_points, project
 from contracts.perception import Detection
 from planner import knowledge
@@ -30,9 +30,15 @@ def same_kind(detected: str, believed: str) -> bool:
 
 
 def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pose,
-                camera: CameraIntrinsics) -> Detection | None:
-    """The detection that is ``instance`` (None when none of its type is in view)."""
+                camera: CameraIntrinsics, claimed_by: tuple[ObjectInstance, ...] = ()) -> Detection | None:
+    """The detection that is ``instance`` (None when none of its type is in view). For an
+    instance believed but never seen (an inferred slice), the detections that are other
+    instances in ``claimed_by`` are not it, unless nothing else is in view: the toasted
+    slice put back on the plate is not the raw one believed beside it."""
     mine = [d for d in detections if same_kind(d.object_type, instance.object_type)]
+    if instance.states.get("inferred") and claimed_by:
+        taken = {id(find_target(other, mine, pose, camera)) for other in claimed_by}
+        mine = [d for d in mine if id(d) not in taken] or mine
     rect = screen_rect(instance, pose, camera)
     if instance.times_seen > 0 and not instance.states.get("inferred") and rect is not None:
         margin = NEAR_MARGIN * camera.width
@@ -53,6 +59,14 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
         return float(np.hypot(max(x0 - col, 0, col - x1), max(y0 - row, 0, row - y1)))
 
     return min(mine, key=miss)
+
+
+def handled_twins(instance: ObjectInstance, belief: Belief) -> tuple[ObjectInstance, ...]:
+    """The other instances of ``instance``'s type that the Follower has worked on and seen
+    where it left them: each is a detection ``instance`` is not."""
+    return tuple(other for other in belief.memory.of_type(instance.object_type)
+                 if other.key != instance.key and other.states.get("handled") and other.times_seen > 0
+                 and not other.states.get("inferred"))
 
 
 def click_point(target: Detection, detections: list[Detection], avoid: tuple[tuple[float, float], ...] = (),

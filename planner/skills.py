@@ -22,7 +22,7 @@ from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
 from planner import knowledge
-from planner.clicking import believed_detection, click_point, find_target, uncovered
+from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
 from planner.history import ACTION_OPS, History
 from planner.raycast import better_view, free_spot, ray_click
 
@@ -82,7 +82,7 @@ class InteractSkill(Skill):
                     return self.step(observation, belief, detections)
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
         name = self.queue[0] if self.queue else self.action
-        detection = find_target(instance, detections, belief.pose, self.camera)
+        detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief))
         if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth)
             if detection is not None:  # where nothing seen would take the click instead

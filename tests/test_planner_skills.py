@@ -9,7 +9,7 @@ from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, kitchen,
 from contracts.language import Subgoal
 from contracts.navigation import NavigationGoal
 from contracts.planning import PlannedSubgoal, SkillState
-from planner.clicking import believed_detection, click_point, find_target, uncovered
+from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
 from planner.history import History
 from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, InteractSkill, took_effect
 
@@ -38,6 +38,22 @@ def test_the_detection_matching_the_projected_instance_is_chosen():
     mug.states.pop("inferred")
     mug.times_seen = 0  # a hint's: likewise
     assert find_target(mug, [right], scene.pose, CAMERA) is right
+
+
+def test_an_inferred_piece_is_not_the_detection_of_a_handled_twin_beside_it():
+    # the toasted slice put back on the plate lies where the raw slice is believed (valid_unseen 0216)
+    scene = belief([("Toast", "BreadSliced", (0.0, 1.0, 1.0), "Plate", {"handled": True}),
+                    ("Raw", "BreadSliced", (0.02, 1.0, 1.0), "Plate", {"inferred": True}),
+                    ("Seen", "BreadSliced", (0.6, 1.0, 1.0), "Plate", {})])
+    toast, other = detection("BreadSliced", (40, 60, 60, 80)), detection("BreadSliced", (70, 60, 90, 80))
+    raw = scene.memory.instances["Raw"]
+    assert find_target(raw, [toast, other], scene.pose, CAMERA) is toast  # nearest to where it is believed
+    twins = handled_twins(raw, scene)
+    assert [t.key for t in twins] == ["Toast"]  # not itself, not the untouched slice
+    assert find_target(raw, [toast, other], scene.pose, CAMERA, twins) is other
+    assert find_target(raw, [toast], scene.pose, CAMERA, twins) is toast  # nothing else in view
+    seen = scene.memory.instances["Seen"]
+    assert find_target(seen, [toast, other], scene.pose, CAMERA, handled_twins(seen, scene)) is other
 
 
 def test_pickup_clicks_and_succeeds_when_the_object_is_held():
