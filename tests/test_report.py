@@ -23,6 +23,7 @@ def test_report_puts_runs_side_by_side_with_plots(tmp_path, capsys):
     assert "| | a | b |" in text.replace("|  |", "| |")
     assert "## Per task type" in text and "Boil Potato" in text
     assert "max_steps 2" in text  # failure causes of run b
+    assert "## Episodes every run solves" in text and "None." in text  # b solves none
     for plot in ("cmp_per_task.png", "cmp_steps.png"):
         data = (target.parent / plot).read_bytes()
         assert data.startswith(b"\x89PNG") and len(data) > 5000
@@ -39,3 +40,13 @@ def test_report_of_one_run_defaults_into_its_folder_and_marks_unfinished_runs(tm
 def test_report_of_a_folder_that_is_not_a_run_is_a_clear_error(tmp_path, capsys):
     assert main(["report", str(tmp_path)]) == 2
     assert "not an evaluation run" in capsys.readouterr().err
+
+
+def test_report_compares_steps_on_the_episodes_every_run_solves(tmp_path):
+    run(tmp_path / "a", "--episodes", "3")
+    run(tmp_path / "b", "--episodes", "2")
+    target = tmp_path / "cmp.md"
+    assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(target)]) == 0
+    text = target.read_text()
+    section = text[text.index("## Episodes every run solves"):]
+    assert "the 2 episodes every run solves" in section and "(baseline)" in section and "+0.0%" in section

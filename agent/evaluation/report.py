@@ -4,7 +4,8 @@ For each run folder: its ``summary.json`` when it says the run is complete and c
 folder's episodes (otherwise a summary of the episodes finished so far, marked unfinished
 with how many of the selected episodes are done) and its ``episodes.jsonl``. The report has an
 overall table (one column per run), a per-task table (success and goal-condition rates of
-each run side by side), the failure causes, and two plots: per-task success bars (one bar
+each run side by side), the failure causes, the mean steps on the episodes every run solves
+(against the first run), and two plots: per-task success bars (one bar
 per run) and the distribution of steps per episode (successes and failures).
 """
 
@@ -113,6 +114,7 @@ def markdown(runs: Sequence[Run], plots: dict[str, str]) -> str:
                          f"{_pct(row['success_rate'])} / {_pct(row['goal_condition_success'])} ({row['episodes']})")
         body.append([task, *cells])
     lines += _table(["task type", *labels], body)
+    lines += _solved_by_all(runs, labels)
     if plots:
         lines += ["", "## Plots", ""]
         lines += [f"![{name}]({path})" for name, path in plots.items()]
@@ -120,6 +122,23 @@ def markdown(runs: Sequence[Run], plots: dict[str, str]) -> str:
               "expert's path length (TEACh's TLW). summary.json holds them as fractions; see "
               "docs/evaluation.md.", ""]
     return "\n".join(lines)
+
+
+def _solved_by_all(runs: Sequence[Run], labels: list[str]) -> list[str]:
+    """Mean steps on the episodes every run solves, against the first run: what a change
+    costs or saves where it does not change success (issue 14's measure: questions cut the
+    steps of the episodes both ``rules`` and ``never`` solve by how much?)."""
+    if len(runs) < 2:
+        return []
+    steps = [{r["episode_id"]: r["steps"] for r in run.rows if r["success"]} for run in runs]
+    common = set(steps[0]).intersection(*steps[1:])
+    lines = ["", "## Episodes every run solves", ""]
+    if not common:
+        return lines + ["None.", ""]
+    means = [sum(s[e] for e in common) / len(common) for s in steps]
+    change = ["(baseline)"] + [f"{100 * (m - means[0]) / means[0]:+.1f}%" if means[0] else "-" for m in means[1:]]
+    return lines + [f"Mean steps on the {len(common)} episodes every run solves, against the first run.", ""] \
+        + _table(["", *labels], [["mean steps", *(f"{m:.1f}" for m in means)], ["change", *change]])
 
 
 def plot_per_task(runs: Sequence[Run], path: Path) -> Path:
