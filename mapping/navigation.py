@@ -68,7 +68,6 @@ SIGHT_COST = 2.0  # extra steps per 90 degrees a goal pose looks at an instance 
 CENTRE_COST = 3.0  # extra steps per step a centred goal pose is from the middle (ALFRED-L NAV-ONLY, 105 train episodes: 0: 0.62, 1: 0.61, 3: 0.77, 10: 0.74)
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
 MOVED = 0.25  # metres an instance's believed place may shift (new sightings) before its misses are forgotten
-BESIDE_MISS_COST = 4.0  # extra steps of a goal pose a step beside a missed one, as near the instance
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
 WINDOW_MARGIN = 1.5  # metres of map around the explored area, the Follower and the goal
 FORWARD, LEFT, RIGHT, UP, DOWN = "Forward", "Turn Left", "Turn Right", "Look Up", "Look Down"
@@ -122,7 +121,6 @@ class GridNavigator(Navigator):
             if instance is not None:
                 goals, horizons = self._facing(lattice, instance.position, instance.extent, goal.reach, pose.horizon,
                                                goal.centred, opened_from(belief, instance), seen_from(instance))
-                goals += _beside_misses(lattice, self.misses.get(goal.instance, ()), instance.position)
                 for i, j, h in self.misses.get(goal.instance, ()):
                     if lattice.inside((i, j)):
                         goals[i - lattice.i0, j - lattice.j0, h] = np.inf
@@ -225,23 +223,6 @@ class GridNavigator(Navigator):
             off = np.abs((bearing - facing + 180) % 360 - 180)
             goals[..., h] = np.where(near & (off <= 45), look_cost + extra, np.inf)
         return goals, np.repeat(wanted[..., None], 4, axis=2)
-
-
-def _beside_misses(lattice: Lattice, misses, position) -> np.ndarray:
-    """BESIDE_MISS_COST per missed pose a lattice pose is a step beside at about the same
-    distance from the instance: it sees about what that one saw (a mug on a low shelf,
-    hidden by the shelf above from 0.5 m, was looked for from three poses 0.25 m apart along
-    the shelf; from 1 m it is in view: TATC valid_unseen 0024)."""
-    extra = np.zeros((*lattice.shape, 4))
-    x, z = position[0], position[2]
-    px, pz = np.meshgrid(lattice.xs, lattice.zs, indexing="ij")
-    distance = np.hypot(px - x, pz - z)
-    for i, j, _ in misses:
-        d = math.hypot(i * STEP - x, j * STEP - z)
-        beside = (np.maximum(np.abs(px - i * STEP), np.abs(pz - j * STEP)) <= STEP * 1.01) \
-            & (np.abs(distance - d) < STEP / 2)
-        extra[beside] += BESIDE_MISS_COST
-    return extra
 
 
 def opened_from(belief: Belief, instance) -> tuple[float, float] | None:
