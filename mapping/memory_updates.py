@@ -12,28 +12,19 @@ a row across its box, believed there (``inferred``) until detected (Mask R-CNN h
 a slice: mask AP 0.00 for most piece types) or until a pickup clicked there in vain. A put
 refused with "Cannot place CreditCard in CoffeeMachine" names what the Follower really
 holds. ``believed_container`` infers from geometry what an object lies in or on.
-``HintBook`` keeps dialogue location hints ("the knife is in the drawer left of the stove")
-until the place is in memory, then believes the object there with ``HINT_CONFIDENCE``
-(below any sighting), in the place instance nearest the anchor (or the Follower) on the side
-the hint names.
+Dialogue location hints are ``mapping.hints``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
-from contracts.geometry import SECTORS, Pose, landmark_side, sector
-from contracts.language import LocationHint
+from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.planning import ActionOutcome, refused_placement
 
-HINT_CONFIDENCE = 0.3
-LANDMARK_SIDES = ("left", "right", "behind")  # a hint's direction from a landmark
 ENCLOSURES = ("Drawer", "Cabinet", "Fridge", "Microwave", "Safe")  # what lies in one is inside its box
-FRONT_RADIUS = 1.25  # metres: the free floor around a landmark that says where its front is
 # TEACh and ALFRED names of the interactions -> one verb
 _VERBS = {
     "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put",
@@ -258,69 +249,3 @@ def believed_container(memory: ObjectMemory, instance: ObjectInstance) -> str | 
 def rests_on(instance: ObjectInstance, receptacle: ObjectInstance, margin: float = 0.15) -> bool:
     """Is the instance's centre over the receptacle's horizontal extent (plus ``margin``)?"""
     return all(abs(instance.position[i] - receptacle.position[i]) <= receptacle.extent[i] / 2 + margin for i in (0, 2))
-
-
-class HintBook:
-    """Dialogue location hints, believed once their place is in memory; a direction from the
-    Follower ("the cabinet to your left") is taken from where it stood when it heard it, a
-    direction from a landmark ("the cabinet left of the microwave") as seen from the
-    landmark's front, which faces the free floor around it (``landmark_front``)."""
-
-    def __init__(self) -> None:
-        self.pending: list[tuple[LocationHint, Pose]] = []
-
-    def add(self, hints: Iterable[LocationHint], pose: Pose) -> None:
-        self.pending.extend((h, pose) for h in hints if h.object and h.place)
-
-    def resolve(self, memory: ObjectMemory, grid: GridMap | None = None) -> None:
-        self.pending = [(hint, pose) for hint, pose in self.pending if not self._believe(hint, memory, pose, grid)]
-
-    @staticmethod
-    def _believe(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap | None) -> bool:
-        places = memory.of_type(hint.place)
-        if not places:
-            return False
-        anchors = memory.of_type(hint.anchor) if hint.anchor and hint.anchor != "you" else []
-        if anchors:  # the stove's four burners are one landmark: their middle
-            origin = tuple(float(np.mean([a.position[k] for a in anchors])) for k in range(3))
-            if hint.direction in LANDMARK_SIDES:
-                front = landmark_front(origin, grid, pose)
-                places = [p for p in places if landmark_side((origin[0], origin[2]), front,
-                                                             (p.position[0], p.position[2])) == hint.direction] or places
-        else:
-            origin = (pose.x, 0.0, pose.z)
-            if hint.direction in SECTORS:  # from the Follower (also for a landmark not seen yet)
-                places = [p for p in places if sector(pose, p.position) == hint.direction] or places
-        place = min(places, key=lambda p: math.hypot(p.position[0] - origin[0], p.position[2] - origin[2]))
-        container = place.key if hint.relation in ("in", "on") else None  # "near the microwave": beside it
-        seen = [i for i in memory.of_type(hint.object) if i.times_seen > 0 and (i.container == place.key or rests_on(i, place, 0.5))]
-        if seen:  # the hint confirms an instance seen there: no unseen twin (a skill would look for it in vain)
-            seen[0].confidence = max(seen[0].confidence, HINT_CONFIDENCE)
-            return True
-        believed = [i for i in memory.of_type(hint.object) if i.times_seen == 0]  # an earlier hint: move it
-        if believed:
-            believed[0].position, believed[0].container = place.position, container
-        else:
-            memory.add(hint.object, place.position, confidence=HINT_CONFIDENCE, container=container)
-        return True
-
-
-def landmark_front(landmark: Sequence[float], grid: GridMap | None, pose: Pose) -> tuple[float, float]:
-    """The horizontal direction a viewer faces a landmark (x, y, z) from its front: from the
-    middle of the free cells within ``FRONT_RADIUS`` of it (a stove against a wall is used
-    from the room); without any, from the Follower. With the free cells of an explored room
-    this picks the hinted side often enough to matter (``python -m agent.hint_sides``)."""
-    x, z = landmark[0], landmark[2]
-    if grid is not None:
-        r0, c0 = grid.cell_of(x - FRONT_RADIUS, z - FRONT_RADIUS)
-        r1, c1 = grid.cell_of(x + FRONT_RADIUS, z + FRONT_RADIUS)
-        r0, c0 = max(r0, 0), max(c0, 0)
-        r1, c1 = min(r1 + 1, grid.shape[0]), min(c1 + 1, grid.shape[1])
-        rows, cols = np.nonzero(grid.occupancy[r0:r1, c0:c1] == Cell.FREE)
-        if len(rows):
-            cx = grid.origin[0] + (cols + c0 + 0.5) * grid.resolution
-            cz = grid.origin[1] + (rows + r0 + 0.5) * grid.resolution
-            near = np.hypot(cx - x, cz - z) <= FRONT_RADIUS
-            if near.any() and math.hypot(cx[near].mean() - x, cz[near].mean() - z) > 0.05:
-                return x - float(cx[near].mean()), z - float(cz[near].mean())
-    return x - pose.x, z - pose.z

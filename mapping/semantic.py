@@ -48,9 +48,9 @@ from contracts.registry import mapper
 from mapping.boxes import SINGLE, boxes_meet, merge_singles, nearest_box, observe_box, union_box
 from mapping.exploration import FrontierPriorSearcher
 from mapping.fixtures import FaucetBeliefs
+from mapping.hints import HintBook, shows_inside
 from mapping.memory_updates import (
     PIECES,
-    HintBook,
     apply_outcome,
     believe_pieces,
     believed_container,
@@ -153,7 +153,9 @@ class SemanticMapper(Mapper):
                 self.in_view.pop(key, None)
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
-        self.hints.resolve(self.memory, self.grid)
+        camera, pose = self.context.camera, observation.pose
+        self.hints.resolve(self.memory, self.grid,
+                           lambda place: shows_inside(place, self.in_view.get(place.key, np.inf), pose, camera))
         self.faucets.update(self.memory, self.in_view, observation.pose, self.grid, self.context.camera)  # behind basins: the detector misses them
         return Belief(self.grid, self.memory, observation.pose, self.step)
 
