@@ -48,7 +48,9 @@ from planner.goals import compile_goal, has_task
 from planner.history import ACTION_OPS, History
 from planner.problem import Problem, build_problem
 from planner.skills import ACTIONS, GotoSkill, InteractSkill, SearchSkill
-from planner.symbolic import SymbolicState, symbolic_state
+from planner.symbolic import SymbolicState, shut_in, symbolic_state
+
+REACHED_SHUT = ("GotoLocation", "OpenObject", "CloseObject")  # steps whose object may lie in a closed container
 
 
 @dataclass
@@ -222,13 +224,18 @@ class PddlPlanner(SubgoalPlanner):
         return index < len(goal.subgoals) - 1 and goal.subgoals[index].action == "GotoLocation"
 
     def _still_valid(self, belief: Belief) -> bool:
-        """The next step's objects exist in memory (not placeholders, not vanished)."""
+        """The next step's objects exist in memory (not placeholders, not vanished), and the
+        one it acts on is not (now) believed shut in a closed container: a hint followed to
+        the next cabinet moved the pot the plan was about to pick up from the cabinet it had
+        opened, and the pickup looked for it at the closed one (TATC valid_unseen 0097)."""
         step = self.steps[0]
         if step.search:
             return not any(i.object_type == step.subgoal.object and not self.history.gone(i.key)
                            for i in belief.memory.instances.values())
         keys = [k for k in (step.object_key, step.receptacle_key) if k is not None]
-        return all(k in belief.memory.instances and not self.history.gone(k) for k in keys)
+        if not all(k in belief.memory.instances and not self.history.gone(k) for k in keys):
+            return False
+        return step.subgoal.action in REACHED_SHUT or not shut_in(belief, step.object_key)
 
     def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
         compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)

@@ -116,6 +116,19 @@ class SymbolicState:
             self.facts.add(("potato", key))
 
 
+def shut_in(belief: Belief, key: str | None) -> bool:
+    """Is the instance believed inside an openable container not believed open (at any depth)?"""
+    memory, seen = belief.memory.instances, {key}
+    parent = memory[key].container if key in memory else None
+    while parent is not None and parent in memory and parent not in seen:
+        holder = memory[parent]
+        if knowledge.has(holder.object_type, "openable") and not holder.states.get("is_open"):
+            return True
+        seen.add(parent)
+        parent = holder.container
+    return False
+
+
 def symbolic_state(belief: Belief, history: History) -> SymbolicState:
     """The facts the Belief and the history support (static type facts included)."""
     memory = belief.memory

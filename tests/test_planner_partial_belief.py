@@ -266,3 +266,18 @@ def test_an_instance_given_up_as_missing_is_tried_again_once_seen_elsewhere():
     history.reconsider(frozenset({"Apple"}))  # the Commander spoke of apples
     history.seen_elsewhere(memory.instances)
     assert not history.missing_at
+
+
+def test_a_plan_whose_next_object_is_now_believed_in_a_closed_cabinet_is_made_again():
+    # a hint followed on moved the pot from the cabinet the Follower had opened to a closed one
+    scene = belief([COUNTER, ("Open", "Cabinet", (0.5, 0.5, 1.0), None, {"is_open": True}),
+                    ("Shut", "Cabinet", (-0.5, 0.5, 1.0), None, {"is_open": False}),
+                    ("Pot", "Pot", (0.5, 0.5, 1.0), "Open", {})])
+    p = planner()
+    goal = Goal(subgoals=(Subgoal("PickupObject", "Pot"),))
+    first = p.plan(goal, scene).steps[0]
+    assert (first.subgoal.action, first.object_key) == ("PickupObject", "Pot")
+    pot = scene.memory.instances["Pot"]
+    pot.position, pot.container = (-0.5, 0.5, 1.0), "Shut"
+    again = p.plan(goal, scene).steps[0]
+    assert (again.subgoal.action, again.object_key) == ("OpenObject", "Shut")
