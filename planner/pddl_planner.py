@@ -41,6 +41,7 @@ from contracts.planning import (
     SkillFailure,
 )
 from contracts.registry import planner
+from planner import knowledge
 from planner.binding import GoalError
 from planner.domain import DOMAIN, SUBGOAL_OF
 from planner.fast_downward import Solution, solve
@@ -225,7 +226,7 @@ class PddlPlanner(SubgoalPlanner):
 
     def _still_valid(self, belief: Belief) -> bool:
         """The next step's objects exist in memory (not placeholders, not vanished), and the
-        one it acts on is not (now) believed shut in a closed container: a hint followed to
+        thing it acts on is not (now) believed shut in a closed container: a hint followed to
         the next cabinet moved the pot the plan was about to pick up from the cabinet it had
         opened, and the pickup looked for it at the closed one (TATC valid_unseen 0097)."""
         step = self.steps[0]
@@ -235,7 +236,10 @@ class PddlPlanner(SubgoalPlanner):
         keys = [k for k in (step.object_key, step.receptacle_key) if k is not None]
         if not all(k in belief.memory.instances and not self.history.gone(k) for k in keys):
             return False
-        return step.subgoal.action in REACHED_SHUT or not shut_in(belief, step.object_key)
+        moved = belief.memory.instances.get(step.object_key or "")
+        if step.subgoal.action in REACHED_SHUT or moved is None or not knowledge.has(moved.object_type, "pickupable"):
+            return True  # (a microwave the map believes in a cabinet above it is not shut in: ALFRED heat 050921)
+        return not shut_in(belief, step.object_key)
 
     def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
         compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)
