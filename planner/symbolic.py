@@ -13,6 +13,7 @@ pieces slicing a whole will give are declared as placeholders (``Key~k``) that b
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from contracts.belief import Belief
@@ -59,14 +60,8 @@ class SymbolicState:
 
     def accessible(self, key: str) -> bool:
         """Not inside a closed container (at any depth: the plate in the closed fridge)."""
-        seen = {key}
-        parent = self.container(key)
-        while parent is not None and parent not in seen:
-            if self.holds("openable", parent) and not self.holds("opened", parent):
-                return False
-            seen.add(parent)
-            parent = self.container(parent)
-        return True
+        return not _closed_around(key, self.container,
+                                  lambda parent: self.holds("openable", parent) and not self.holds("opened", parent))
 
     def distance(self, key: str) -> float:
         x, z = self.positions.get(key, self.agent)
@@ -116,17 +111,29 @@ class SymbolicState:
             self.facts.add(("potato", key))
 
 
-def shut_in(belief: Belief, key: str | None) -> bool:
-    """Is the instance believed inside an openable container not believed open (at any depth)?"""
-    memory, seen = belief.memory.instances, {key}
-    parent = memory[key].container if key in memory else None
-    while parent is not None and parent in memory and parent not in seen:
-        holder = memory[parent]
-        if knowledge.has(holder.object_type, "openable") and not holder.states.get("is_open"):
+def _closed_around(key: str, container_of: Callable[[str], str | None], closed: Callable[[str], bool]) -> bool:
+    """Does a closed container hold ``key``, at any depth (``container_of``: what a key lies
+    in, None for nothing)?"""
+    seen = {key}
+    parent = container_of(key)
+    while parent is not None and parent not in seen:
+        if closed(parent):
             return True
         seen.add(parent)
-        parent = holder.container
+        parent = container_of(parent)
     return False
+
+
+def shut_in(belief: Belief, key: str) -> bool:
+    """Is the instance believed inside an openable container not believed open (at any depth)?"""
+    memory = belief.memory.instances
+
+    def container_of(k: str) -> str | None:
+        parent = memory[k].container if k in memory else None
+        return parent if parent in memory else None
+
+    return _closed_around(key, container_of, lambda parent: knowledge.has(memory[parent].object_type, "openable")
+                          and not memory[parent].states.get("is_open"))
 
 
 def symbolic_state(belief: Belief, history: History) -> SymbolicState:
