@@ -60,6 +60,25 @@ def landmark_side(landmark: Sequence[float], front: Sequence[float], point: Sequ
     return None
 
 
+VERTICAL_GAP = 0.25  # metres between two middles' heights for "above" / "below"
+OVER = 0.6  # metres across between the middles of a place and a landmark it is above or below
+
+
+def vertical_side(landmark: Sequence[float], point: Sequence[float]) -> str | None:
+    """"above" / "below" a landmark (x, y, z) for a point (x, y, z) whose middle is at least
+    ``VERTICAL_GAP`` higher or lower; None otherwise."""
+    rise = point[1] - landmark[1]
+    return "above" if rise >= VERTICAL_GAP else "below" if rise <= -VERTICAL_GAP else None
+
+
+def over_or_under(landmark: Sequence[float], point: Sequence[float]) -> str | None:
+    """"above" / "below" for a point over or under a landmark (its middle within ``OVER``
+    across, ``vertical_side`` up or down), as in "the cabinet above the microwave"."""
+    if math.hypot(point[0] - landmark[0], point[2] - landmark[2]) > OVER:
+        return None
+    return vertical_side(landmark, point)
+
+
 @dataclass(frozen=True)
 class CameraIntrinsics:
     """The egocentric camera: frame size, vertical field of view and height above the floor."""

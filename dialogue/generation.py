@@ -106,6 +106,8 @@ class Generator:
             where = f" to your {hint.direction}" if hint.anchor == "you" else f" {hint.direction} of {_np(hint.anchor or '')}"
         elif hint.direction == "behind":
             where = " behind you" if hint.anchor == "you" else f" behind {_np(hint.anchor or '')}"
+        elif hint.direction in ("above", "below") and hint.anchor not in (None, "you"):
+            where = f" {hint.direction} {_np(hint.anchor)}"
         elif hint.direction == "front":
             where = " in front of you"
         subject = _np(hint.object or "")

@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 
 from contracts.belief import Belief, ObjectInstance
-from contracts.geometry import sector
+from contracts.geometry import over_or_under, sector
 from contracts.language import Intent, LocationHint
 from dialogue import lexicon as lx
 from dialogue.generation import preposition
@@ -61,6 +61,11 @@ def _containers(belief: Belief, instance: ObjectInstance) -> list[str]:
         out.append(memory.instances[key].object_type)
         key = memory.instances[key].container
     return out
+
+
+def _holder(belief: Belief, instance: ObjectInstance) -> ObjectInstance:
+    """The instance it is believed in or on (itself when none is in memory)."""
+    return belief.memory.instances.get(instance.container or "", instance)
 
 
 def where_is(belief: Belief, key: str, others: Sequence[str] = ()) -> LocationHint:
@@ -109,6 +114,10 @@ def _clues(answer: Intent, belief: Belief) -> list:
         clues.append(lambda i: hint.place in _containers(belief, i) or _place(belief, i)[1] == hint.place)
         if hint.anchor == "you" and hint.direction:
             clues.append(lambda i: side(belief, i) == hint.direction)
+        elif hint.direction in ("above", "below") and hint.anchor:  # "in the cabinet below the toaster"
+            anchors = belief.memory.of_type(hint.anchor)
+            clues.append(lambda i: any(over_or_under(a.position, _holder(belief, i).position) == hint.direction
+                                       for a in anchors))
     elif answer.direction in ("left", "right"):
         clues.append(lambda i: side(belief, i) == answer.direction)
     return clues

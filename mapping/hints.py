@@ -7,7 +7,8 @@ place of the hinted type is in memory, it believes the object there with
 of the stove and to the Follower's right as it stood when it heard it), the one nearest the
 first hint's anchor (or the Follower); else one that fits the first hint, else the next. A
 direction from a landmark is taken as seen from the landmark's front, which faces the free
-floor around it (``landmark_front``).
+floor around it (``landmark_front``); "above" / "below" a landmark as higher / lower than its
+middle (``contracts.geometry.vertical_side``), nearest across first.
 
 For a place the object is shut in (a drawer, a cabinet, the fridge), the trail goes on:
 once that place has been in view open, within ``LOOKED_INTO`` and its middle at least
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
-from contracts.geometry import SECTORS, CameraIntrinsics, Pose, landmark_side, project, sector
+from contracts.geometry import SECTORS, CameraIntrinsics, Pose, landmark_side, project, sector, vertical_side
 from contracts.language import LocationHint
 from mapping.memory_updates import ENCLOSURES, rests_on
 
@@ -148,6 +149,8 @@ def _fitting(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap
             front = landmark_front(origin, grid, pose)
             places = [p for p in places if landmark_side((origin[0], origin[2]), front,
                                                          (p.position[0], p.position[2])) == hint.direction] or places
+        elif hint.direction in ("above", "below"):  # over or under it: the nearest across of those higher / lower
+            places = [p for p in places if vertical_side(origin, p.position) == hint.direction] or places
     else:
         origin = (pose.x, 0.0, pose.z)
         if hint.direction in SECTORS:  # from the Follower (also for a landmark not seen yet)

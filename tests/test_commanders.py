@@ -167,6 +167,14 @@ def _check_hint(world, object_id: str, hint) -> None:
         expected = ("front" if forward >= abs(x) else "behind" if -forward >= abs(x)
                     else "right" if x > 0 else "left")
         assert hint.direction == expected, (hint, x, forward)
+    elif hint.direction in ("above", "below"):  # the place holding it is over / under a landmark
+        places = [world.objects[p] for p in world.container_chain(object_id)
+                  if speakable(world.objects[p].object_type) == hint.place]
+        sign = 1 if hint.direction == "above" else -1
+        assert any(math.dist((p.position[0], p.position[2]), (m.position[0], m.position[2])) <= 0.6
+                   and sign * (p.position[1] - m.position[1]) >= 0.25
+                   for p in places for m in world.objects.values()
+                   if m.fixed and speakable(m.object_type) == hint.anchor), hint
     else:  # left/right/behind of a landmark, seen from where one stands to use it
         ok = False
         for landmark in world.objects.values():

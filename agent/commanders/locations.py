@@ -6,8 +6,13 @@ or a piece of furniture itself is "near" the nearest landmark), and one directio
 
 - relative to a landmark (a salient, unique fixed object: the fridge, the stove, the sink,
   the sofa...): "left of the stove", "right of the fridge", "behind the toaster", seen
-  from the landmark's front (the recorded pose an agent takes to use it). It is used
-  when the receptacle's type is ambiguous in the room (one of many drawers or counters).
+  from the landmark's front (the recorded pose an agent takes to use it), or "above the
+  microwave", "below the sink" for a place over or under it. It is used when the
+  receptacle's type is ambiguous in the room (one of many drawers or counters), and chosen
+  as a speaker who pictures the listener would choose it: of the landmarks near the object,
+  nearest first, the first relation after which the place is the nearest of its type
+  fitting it (``singles_out``: how the Follower's ``mapping.hints`` reads a hint), else the
+  nearest landmark's side.
 - relative to the Follower's pose: "to your left", "to your right", "behind you", "in
   front of you" (45-degree sectors around the Follower's heading).
 
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from contracts.geometry import landmark_side
+from contracts.geometry import landmark_side, over_or_under
 from contracts.language import LocationHint
 from dialogue import lexicon as lx
 from simulator.geometry import heading_vector
@@ -132,14 +137,53 @@ def describe(world: World, object_id: str, anchor: str = "landmark") -> Location
         return LocationHint(name, "near", place, you, "you")
     place = speakable(world.objects[place_id].object_type) or ""
     if anchor == "landmark" and _instances(world, place) > 1:
-        for landmark_id in _by_distance(world, landmarks(world, exclude=(place, name)), point):
-            if math.dist(_xz(world, landmark_id), point) > LANDMARK_RANGE:
-                break
-            direction = landmark_direction(world, point, landmark_id)
-            if direction is not None:
-                return LocationHint(name, relation(place), place, direction,
-                                    speakable(world.objects[landmark_id].object_type))
+        return _from_landmark(world, name, place_id, point) or LocationHint(name, relation(place), place, you, "you")
     return LocationHint(name, relation(place), place, you, "you")
+
+
+def _from_landmark(world: World, name: str, place_id: str, point: tuple[float, float]) -> LocationHint | None:
+    """Where the place is from the landmarks near the object, nearest first: the first
+    relation (above or below it, else the side it is on) that singles the place out among
+    the room's places of its type; else the side of the nearest landmark that has one."""
+    place = speakable(world.objects[place_id].object_type) or ""
+    nearest = None
+    for landmark_id in _by_distance(world, landmarks(world, exclude=(place, name)), point):
+        if math.dist(_xz(world, landmark_id), point) > LANDMARK_RANGE:
+            break
+        said = speakable(world.objects[landmark_id].object_type)
+        over = vertical_direction(world, place_id, landmark_id)
+        if over is not None and singles_out(world, place_id, landmark_id, over):
+            return LocationHint(name, relation(place), place, over, said)
+        direction = landmark_direction(world, point, landmark_id)
+        if direction is None:
+            continue
+        hint = LocationHint(name, relation(place), place, direction, said)
+        if singles_out(world, place_id, landmark_id, direction):
+            return hint
+        nearest = nearest or hint
+    return nearest
+
+
+def vertical_direction(world: World, object_id: str, landmark_id: str) -> str | None:
+    """"above" / "below" the landmark for an object over or under it."""
+    return over_or_under(world.objects[landmark_id].position, world.objects[object_id].position)
+
+
+def _direction(world: World, object_id: str, landmark_id: str, direction: str) -> str | None:
+    """The relation of ``object_id`` to the landmark of the kind ``direction`` names."""
+    if direction in ("above", "below"):
+        return vertical_direction(world, object_id, landmark_id)
+    return landmark_direction(world, _xz(world, object_id), landmark_id)
+
+
+def singles_out(world: World, place_id: str, landmark_id: str, direction: str) -> bool:
+    """Would a listener who takes "the cabinet right of the stove" ("... above the stove") as
+    the cabinet nearest the stove on its right (over it) pick ``place_id``? (The Follower's
+    ``mapping.hints`` reads a hint so.)"""
+    kind = speakable(world.objects[place_id].object_type)
+    fitting = [o.object_id for o in world.objects.values() if o.fixed and speakable(o.object_type) == kind
+               and _direction(world, o.object_id, landmark_id, direction) == direction]
+    return bool(fitting) and _by_distance(world, fitting, _xz(world, landmark_id))[0] == place_id
 
 
 def applies(world: World, hint: LocationHint, object_id: str) -> bool:
@@ -156,5 +200,8 @@ def applies(world: World, hint: LocationHint, object_id: str) -> bool:
     point = _xz(world, object_id)
     if hint.anchor == "you":
         return follower_direction(world, point) == hint.direction
+    if hint.direction in ("above", "below"):
+        return any(vertical_direction(world, place_id, i) == hint.direction
+                   for i in landmarks(world) if speakable(world.objects[i].object_type) == hint.anchor)
     return any(landmark_direction(world, point, i) == hint.direction
                for i in landmarks(world) if speakable(world.objects[i].object_type) == hint.anchor)
