@@ -1,6 +1,7 @@
 """A landmark's side seen from its estimated front picks the hinted cabinet or drawer more often
-than the nearest one to the landmark does, and the Follower's HintBook tries the place both
-hints of an answer fit first (``python -m agent.hint_sides``)."""
+than the nearest one to the landmark does, the Follower's HintBook tries the place both
+hints of an answer fit first, and the Commander's landmark answers single the place out for
+it more often than not (``python -m agent.hint_sides``)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,8 @@ def test_the_estimated_front_beats_the_nearest_place_and_the_recorded_front_boun
 def test_the_follower_tries_the_place_both_hints_of_an_answer_fit_first(result):
     assert result["first_you"] < result["first_both"] and result["tries_both"] < result["tries_you"]
     assert result["tries_both"] < result["tries_landmark"]
+
+
+def test_the_commanders_landmark_answers_single_the_place_out_for_the_follower(result):
+    # before the Commander chose the relation the Follower reads as this place (stop 47): 0.37
+    assert result["first_landmark"] >= 0.5 and result["first_both"] >= 0.5

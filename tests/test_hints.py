@@ -97,3 +97,15 @@ def test_an_open_cabinet_shows_its_inside_only_near_and_with_its_middle_well_in_
     low = memory.add("Cabinet", (0.0, 0.3, 1.0), times_seen=1, states={"is_open": True})
     assert not shows_inside(low, 1.0, eye, CAMERA)  # under the counter, at the frame's bottom edge
     assert shows_inside(low, 1.0, Pose(0.0, 0.0, 0.0, 30.0), CAMERA)  # looking down at it
+
+
+def test_above_and_below_a_landmark_are_the_places_higher_and_lower_nearest_across():
+    memory = ObjectMemory()
+    memory.add("Microwave", (0.0, 1.1, 2.0), times_seen=1)
+    low_near, high_far, high_near, low_far = [memory.add("Cabinet", where, times_seen=1).key for where in (
+        (0.1, 0.4, 2.0), (1.2, 1.9, 2.0), (0.2, 1.9, 2.0), (0.9, 0.4, 2.0))]
+    for direction, expected in (("above", high_near), ("below", low_near)):
+        book = HintBook()
+        book.add([LocationHint("Mug", "in", "Cabinet", direction, "Microwave")], Pose(0.0, 0.0, 0.0, 0.0))
+        book.resolve(memory)
+        assert memory.instances[book.trails["Mug"].instance].container == expected
