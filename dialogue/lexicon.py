@@ -277,7 +277,15 @@ def correct(word: str) -> str:
         return deletes[word]
     for i in range(len(word)):  # a wrong letter or a transposition
         candidate = deletes.get(word[:i] + word[i + 1:])
-        if candidate is not None and len(candidate) == len(word):
+        if candidate is not None and len(candidate) == len(word) and _one_edit(word, candidate):
             if len(word) > 3 or sorted(candidate) == sorted(word):
                 return candidate
     return word
+
+
+def _one_edit(word: str, other: str) -> bool:
+    """Two words of one length that differ in one letter or by two neighbours swapped (not
+    "upper" and "paper", which share a deletion at different places)."""
+    differ = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
+    return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1
+                                and word[differ[0]] == other[differ[1]] and word[differ[1]] == other[differ[0]])

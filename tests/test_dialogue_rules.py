@@ -113,3 +113,10 @@ def test_goal_specs(rp: RulesParser, goal: str, steps: tuple[str, ...], fields: 
 def test_registered_behind_the_protocol() -> None:
     assert {"rules", "trained"} <= set(parser_registry.names())
     assert isinstance(parser_registry.build("rules"), Parser)
+
+
+def test_a_typo_is_one_letter_or_one_swap_away_not_two():
+    from dialogue.lexicon import correct
+
+    assert (correct("mgu"), correct("snk"), correct("frdige"), correct("tomatp")) == ("mug", "sink", "fridge", "tomato")
+    assert correct("upper") == "upper"  # "paper" shares a deletion with it, at another place: two letters off
