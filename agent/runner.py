@@ -178,11 +178,13 @@ def run_episode(
             end_reason = "max_failed"
             break
     success, satisfied, total = goal_conditions(sim, episode, task)
-    metrics = episode_metrics(success, satisfied, total, episode.expert_actions, steps)
+    metrics = episode_metrics(success, satisfied, total, episode.expert_actions, steps).to_dict()
+    counts = getattr(agents.follower, "episode_counts", None)  # a Follower's own counts (the modular one's search steps)
+    metrics.update(counts() if callable(counts) else {})
     result = EpisodeResult(
         episode.episode_id, episode.suite, episode.split, episode.task_type, episode.floor_plan,
         success, satisfied, total, steps, failed, utterances, questions, episode.expert_actions,
-        end_reason, list(agents.oracles), round(time.perf_counter() - started, 3), metrics.to_dict(),
+        end_reason, list(agents.oracles), round(time.perf_counter() - started, 3), metrics,
     )
     log.data["result"] = result.to_dict()
     return result, log.data

@@ -30,6 +30,7 @@ import subprocess
 import tempfile
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -41,6 +42,7 @@ from planner.translator_cache import reusing_domain_work
 # finds it: the greedy plans carry detours (a held lettuce put down in the sink and taken up
 # again); passes at lower weights cost seconds on the larger problems and are left out, so
 # the search stays deterministic and fast (docs/planner.md)
+GREEDY = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]  # the first plan alone
 SEARCH = ["--evaluator", "h=ff()", "--search",
           "iterated([lazy_greedy([h], preferred=[h]), lazy_wastar([h], preferred=[h], w=5)], "
           "repeat_last=false, continue_on_solve=true)"]
@@ -158,24 +160,24 @@ def _goal_true(sas) -> bool:
     return all(sas.init.values[var] == val for var, val in sas.goal.pairs)
 
 
-_SOLVED: OrderedDict[tuple[str, str], Solution] = OrderedDict()
+_SOLVED: OrderedDict[tuple[str, str, tuple[str, ...]], Solution] = OrderedDict()
 
 
-def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
+def solve(domain: str, problem: str, timeout: float = TIMEOUT, search: Sequence[str] = tuple(SEARCH)) -> Solution:
     """The plan's actions in order: remembered if this problem was solved before, else
-    translated in-process and searched with ``downward``."""
-    key = (domain, problem)
+    translated in-process and searched with ``downward`` (``search``: its options)."""
+    key = (domain, problem, tuple(search))
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    solution = _solve(domain, problem, timeout)
+    solution = _solve(domain, problem, timeout, search)
     _SOLVED[key] = solution  # a search that ran out of time would run out of time again
     while len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
     return solution
 
 
-def _solve(domain: str, problem: str, timeout: float) -> Solution:
+def _solve(domain: str, problem: str, timeout: float, search: Sequence[str]) -> Solution:
     start = time.perf_counter()
     try:
         sas = translate(domain, problem)
@@ -188,7 +190,7 @@ def _solve(domain: str, problem: str, timeout: float) -> Solution:
     with tempfile.TemporaryDirectory(prefix="nesy-fd-") as tmp:
         plan_file = Path(tmp) / "plan"
         try:
-            run = subprocess.run([str(downward_binary()), *SEARCH, "--internal-plan-file", str(plan_file)],
+            run = subprocess.run([str(downward_binary()), *search, "--internal-plan-file", str(plan_file)],
                                  input=sas, capture_output=True, text=True, timeout=timeout, cwd=tmp,
                                  env={**os.environ, "OMP_NUM_THREADS": "1"})
         except subprocess.TimeoutExpired:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from agent.cli import main
@@ -50,3 +51,18 @@ def test_report_compares_steps_on_the_episodes_every_run_solves(tmp_path):
     text = target.read_text()
     section = text[text.index("## Episodes every run solves"):]
     assert "the 2 episodes every run solves" in section and "(baseline)" in section and "+0.0%" in section
+
+
+def test_the_steps_a_modular_follower_spent_searching_are_counted_and_reported(tmp_path):
+    semantic = str(Path(BASELINE).parent / "ablations" / "semantic-map.yaml")
+    for name in ("a", "b"):
+        assert main(["eval", semantic, "--suite", "tatc", "--split", "valid_unseen", "--episodes", "1",
+                     "--out", str(tmp_path / name), "modules.dialogue_manager.name=never"]) == 0
+    row = json.loads((tmp_path / "a" / "episodes.jsonl").read_text().splitlines()[0])
+    assert row["success"] and 0 < row["metrics"]["search_steps"] < row["steps"]  # the plant had to be found
+    target = tmp_path / "cmp.md"
+    assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(target)]) == 0
+    assert f"| of them searching | {row['metrics']['search_steps']:.1f} |" in target.read_text()
+    run(tmp_path / "c", "--episodes", "1")  # an action executor counts nothing: no such row
+    assert main(["report", str(tmp_path / "c"), str(tmp_path / "c"), "--out", str(target)]) == 0
+    assert "of them searching" not in target.read_text()

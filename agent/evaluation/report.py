@@ -137,8 +137,13 @@ def _solved_by_all(runs: Sequence[Run], labels: list[str]) -> list[str]:
         return lines + ["None.", ""]
     means = [sum(s[e] for e in common) / len(common) for s in steps]
     change = ["(baseline)"] + [f"{100 * (m - means[0]) / means[0]:+.1f}%" if means[0] else "-" for m in means[1:]]
-    return lines + [f"Mean steps on the {len(common)} episodes every run solves, against the first run.", ""] \
-        + _table(["", *labels], [["mean steps", *(f"{m:.1f}" for m in means)], ["change", *change]])
+    table = [["mean steps", *(f"{m:.1f}" for m in means)], ["change", *change]]
+    searching = [{r["episode_id"]: (r.get("metrics") or {}).get("search_steps") for r in run.rows} for run in runs]
+    if all(s[e] is not None for s in searching for e in common):  # Followers that count them (the modular one)
+        table.append(["of them searching", *(f"{sum(s[e] for e in common) / len(common):.1f}" for s in searching)])
+    return lines + [f"Mean steps on the {len(common)} episodes every run solves, against the first run; "
+                    "searching: steps taken for a plan step that looks for something the map does not "
+                    "hold (what location answers can save).", ""] + _table(["", *labels], table)
 
 
 def plot_per_task(runs: Sequence[Run], path: Path) -> Path:

@@ -94,9 +94,15 @@ class ModularFollower(Follower):
         self.last_action: LowLevelAction | None = None
         self.heard_since_question = True
         self.questions = self.steps = self.heard = self.stalls = self.retries = 0
+        self.search_steps = 0  # steps taken for a plan step that searches for something not in memory
         self.question: Question | None = None  # the last question asked
         self.finished: list[PlannedSubgoal] = []  # steps done since the Follower last spoke
         self.told_actions: deque[FollowerAction] = deque()  # action tokens heard, not yet taken
+
+    def episode_counts(self) -> dict[str, int]:
+        """What the runner adds to the episode's metrics: ``search_steps``, the steps taken
+        searching for something the map did not hold (what a location answer can save)."""
+        return {"search_steps": self.search_steps}
 
     def act(self, observation: Observation) -> FollowerAction:
         heard = [u.text for u in observation.utterances if u.agent_id == COMMANDER]
@@ -144,6 +150,7 @@ class ModularFollower(Follower):
             if result.state == SkillState.RUNNING and result.action is not None:
                 self.last_action = result.action
                 self.steps += 1
+                self.search_steps += self.current.search
                 return FollowerAction(result.action.action, dict(result.action.target))
             self.skill = None
             if result.state == SkillState.SUCCEEDED:
