@@ -30,7 +30,6 @@ import subprocess
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -38,14 +37,7 @@ from pathlib import Path
 from contracts.errors import NesyError
 from planner.translator_cache import reusing_domain_work
 
-# a first plan by greedy search, then one weighted A* pass (w = 5) for a shorter one if it
-# finds it: the greedy plans carry detours (a held lettuce put down in the sink and taken up
-# again); passes at lower weights cost seconds on the larger problems and are left out, so
-# the search stays deterministic and fast (docs/planner.md)
-GREEDY = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]  # the first plan alone
-SEARCH = ["--evaluator", "h=ff()", "--search",
-          "iterated([lazy_greedy([h], preferred=[h]), lazy_wastar([h], preferred=[h], w=5)], "
-          "repeat_last=false, continue_on_solve=true)"]
+SEARCH = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
 TIMEOUT = 20.0  # seconds for one search
 CACHE_SIZE = 512  # solutions remembered by problem text
 
@@ -160,24 +152,24 @@ def _goal_true(sas) -> bool:
     return all(sas.init.values[var] == val for var, val in sas.goal.pairs)
 
 
-_SOLVED: OrderedDict[tuple[str, str, tuple[str, ...]], Solution] = OrderedDict()
+_SOLVED: OrderedDict[tuple[str, str], Solution] = OrderedDict()
 
 
-def solve(domain: str, problem: str, timeout: float = TIMEOUT, search: Sequence[str] = tuple(SEARCH)) -> Solution:
+def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
     """The plan's actions in order: remembered if this problem was solved before, else
-    translated in-process and searched with ``downward`` (``search``: its options)."""
-    key = (domain, problem, tuple(search))
+    translated in-process and searched with ``downward``."""
+    key = (domain, problem)
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    solution = _solve(domain, problem, timeout, search)
+    solution = _solve(domain, problem, timeout)
     _SOLVED[key] = solution  # a search that ran out of time would run out of time again
     while len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
     return solution
 
 
-def _solve(domain: str, problem: str, timeout: float, search: Sequence[str]) -> Solution:
+def _solve(domain: str, problem: str, timeout: float) -> Solution:
     start = time.perf_counter()
     try:
         sas = translate(domain, problem)
@@ -190,20 +182,19 @@ def _solve(domain: str, problem: str, timeout: float, search: Sequence[str]) -> 
     with tempfile.TemporaryDirectory(prefix="nesy-fd-") as tmp:
         plan_file = Path(tmp) / "plan"
         try:
-            run = subprocess.run([str(downward_binary()), *search, "--internal-plan-file", str(plan_file)],
+            run = subprocess.run([str(downward_binary()), *SEARCH, "--internal-plan-file", str(plan_file)],
                                  input=sas, capture_output=True, text=True, timeout=timeout, cwd=tmp,
                                  env={**os.environ, "OMP_NUM_THREADS": "1"})
         except subprocess.TimeoutExpired:
             return Solution(None, f"no plan found within {timeout:g} s", translate_ms,
                             (time.perf_counter() - translated) * 1000)
         search_ms = (time.perf_counter() - translated) * 1000
-        plans = sorted(Path(tmp).glob("plan*"), key=lambda p: (len(p.name), p.name))  # plan.1, plan.2, ...
-        if not plans:
+        if not plan_file.exists():
             if "Search stopped without finding a solution" in run.stdout or run.returncode in (11, 12):
                 # 11: the search space was exhausted (unsolvable), 12: stopped without a plan
                 return Solution(None, "no plan exists (the search space was exhausted)", translate_ms, search_ms)
             tail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
             raise NesyError(f"Fast Downward failed (exit {run.returncode}): {tail[0]}")
-        actions = tuple(tuple(line.strip()[1:-1].split()) for line in plans[-1].read_text().splitlines()
+        actions = tuple(tuple(line.strip()[1:-1].split()) for line in plan_file.read_text().splitlines()
                         if line.startswith("("))
     return Solution(actions, "", translate_ms, search_ms)

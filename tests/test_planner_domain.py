@@ -123,20 +123,3 @@ def test_a_search_that_proves_the_goal_unreachable_is_no_plan_not_an_error(monke
     solution = fd._solve(DOMAIN, problem, 5.0)
     assert not solution.solved and "no plan exists" in solution.reason
 
-
-def test_the_plan_has_no_detour_the_first_greedy_plan_took():
-    # TATC valid_unseen N Slices 0148: holding a lettuce (o6), with the plate (o9) in a
-    # closed cabinet (o0) and a running sink (o10). The greedy search's plan first put the
-    # lettuce down in the sink and took it up again after opening the cabinet; the weighted
-    # A* pass after it does without (6 manipulations, not 9).
-    init = ("(basin o10) (controls o3 o10) (dirty o9) (faucet o3) (holding o6) (in o5 o1) (in o9 o0) "
-            "(knife o4) (knife o5) (on o3) (openable o0) (sliceable o6) (toggleable o3) (piece-of o7 o6) "
-            "(piece-of o8 o6) " + " ".join(f"(pickupable o{i})" for i in (4, 5, 6, 7, 8, 9))
-            + " " + " ".join(f"(present o{i})" for i in (0, 1, 2, 3, 4, 5, 6, 9, 10))
-            + " " + " ".join(f"(receptacle o{i})" for i in (0, 1, 2, 9, 10))
-            + " " + " ".join(f"(can-put o{a} o{b})" for a in (4, 5, 6, 7, 8, 9) for b in (1, 2, 10))
-            + " " + " ".join(f"(can-put o{a} o9)" for a in (6, 7, 8)) + " (can-put o9 o0)")
-    steps = plan(init, "(and (not (dirty o9)) (within o7 o9) (within o8 o9))",
-                 " ".join(f"o{i}" for i in range(11)))
-    manipulations = [s for s in steps if s[0] != "goto"]
-    assert ("put", "o6", "o10") not in steps and len(manipulations) == 6, steps

@@ -30,8 +30,7 @@ def add_planner_parser(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--data", default="../shared/data/alfred_train.jsonl.gz", help="ALFRED trajectories (--suite alfred)")
     bench.add_argument("--compare", type=int, default=0, metavar="N",
                        help="also time N of the problems with the translator as a subprocess (Fast Downward's "
-                       "usual driver) and with pyperplan if it is installed, and count their plans' actions with "
-                       "the greedy search alone and with the search in use")
+                       "usual driver) and with pyperplan if it is installed")
     bench.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     bench.set_defaults(handler=run_planner)
 
@@ -95,7 +94,7 @@ def compare(problems: list[str]) -> dict:
     from pathlib import Path
 
     from planner.domain import DOMAIN
-    from planner.fast_downward import GREEDY, SEARCH, downward_binary, solve
+    from planner.fast_downward import SEARCH, downward_binary, solve
 
     def timed(fn) -> tuple[float, bool]:
         start = time.perf_counter()
@@ -136,16 +135,4 @@ def compare(problems: list[str]) -> dict:
                          "solved": sum(ok for _, ok in rows)}
     if pyperplan_error:
         out["pyperplan"] = pyperplan_error
-    out["plan_length"] = plan_lengths(problems, lambda text, search: solve(DOMAIN, text, search=search), GREEDY, SEARCH)
-    return out
-
-
-def plan_lengths(problems: list[str], solve, greedy, search) -> dict:
-    """Actions and manipulations (actions but walks, which the skills do not execute as
-    such) in the plans of the greedy search alone and of the search in use, same problems."""
-    out = {}
-    for name, options in (("greedy_only", greedy), ("in_use", search)):
-        plans = [solve(text, tuple(options)).actions or () for text in problems]
-        out[name] = {"actions": sum(len(p) for p in plans),
-                     "manipulations": sum(a[0] != "goto" for p in plans for a in p)}
     return out
