@@ -87,6 +87,7 @@ class GridNavigator(Navigator):
         self.in_view: dict[str, float] | None = None  # set by a mapper that knows what the camera sees
         self.misses: dict[str, set[tuple[int, int, int]]] = {}  # goal poses that did not show an instance
         self.missed_at: dict[str, tuple[float, float]] = {}  # where the instance was believed when they were
+        self.gave_up: set[str] = set()  # instances declared unreachable: no goal pose showed them
 
     def sees(self, key: str, reach: float) -> bool:
         """Is the instance in the current frame within ``reach`` of the camera?"""
@@ -145,6 +146,7 @@ class GridNavigator(Navigator):
             if self.sees(goal.instance, goal.reach):  # a centred goal arrives only here, at its goal pose
                 return NavigationStep(NavigationState.ARRIVED)
             if len(misses) >= max_misses:
+                self.gave_up.add(goal.instance)
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"not seen from {len(misses)} poses")
             misses.add((*here, heading))  # here and looking, yet not seen within reach: try another pose
             self.missed_at[goal.instance] = target
@@ -159,6 +161,7 @@ class GridNavigator(Navigator):
         if at is not None and math.hypot(where[0] - at[0], where[1] - at[1]) > MOVED:
             self.misses.pop(key, None)
             self.missed_at.pop(key, None)
+            self.gave_up.discard(key)
 
     def goal_costs(self, belief: Belief, goals: list[NavigationGoal]) -> list[float]:
         """Actions (moves, turns, looks) from the current pose to a pose of each goal, from

@@ -154,8 +154,11 @@ class SemanticMapper(Mapper):
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
         camera, pose = self.context.camera, observation.pose
+        # a place shows it does not hold the hinted object when it shows its inside, or when
+        # the navigator gave it up (no pose showed it: often a twin of a cabinet seen since)
         self.hints.resolve(self.memory, self.grid,
-                           lambda place: shows_inside(place, self.in_view.get(place.key, np.inf), pose, camera))
+                           lambda place: place.key in self._navigator.gave_up
+                           or shows_inside(place, self.in_view.get(place.key, np.inf), pose, camera))
         self.faucets.update(self.memory, self.in_view, observation.pose, self.grid, self.context.camera)  # behind basins: the detector misses them
         return Belief(self.grid, self.memory, observation.pose, self.step)
 

@@ -232,6 +232,19 @@ def test_a_hint_about_an_instance_seen_there_makes_no_unseen_twin():
     belief = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], hints=[LocationHint("Mug", "in", "SinkBasin")])
     assert belief.memory.of_type("Mug") == [mug] and not m.hints.pending
 
+def test_a_hinted_place_the_navigator_gave_up_on_sends_the_hint_to_the_next_place_that_fits():
+    m = mapper()
+    m.memory.add("Cabinet", (1.5, 1.8, 0.0), times_seen=1)  # to the right of a Follower facing +z
+    m.memory.add("Cabinet", (2.5, 1.8, 0.0), times_seen=1)  # further right
+    belief = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], hints=[LocationHint("Plate", "in", "Cabinet", "right", "you")])
+    (plate,) = belief.memory.of_type("Plate")
+    assert plate.container == "Cabinet#1"
+    m.navigator().gave_up.add("Cabinet#1")  # no goal pose showed it (a twin of a cabinet seen since)
+    for _ in range(2):
+        m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [])
+    assert plate.container == "Cabinet#2"
+
+
 def test_the_mapper_remembers_how_near_a_surface_was_seen_from_above():
     from types import SimpleNamespace
 
