@@ -11,7 +11,7 @@ floor around it (``landmark_front``); "above" / "below" a landmark as higher / l
 middle (``contracts.geometry.vertical_side``), nearest across first.
 
 For a place the object is shut in (a drawer, a cabinet, the fridge), the trail goes on:
-once that place has been in view open, within ``LOOKED_INTO`` and its middle at least
+once that place has been in view open (or, the mapper says, the navigator gave up on it), within ``LOOKED_INTO`` and its middle at least
 ``FRAME_MARGIN`` inside the frame (``shows_inside``; a cabinet under the counter seen from
 1 m at eye level shows its door, not what is inside), for ``LOOKS`` frames without the
 object seen there, the object is believed in the next place that fits, until
