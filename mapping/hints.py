@@ -11,9 +11,10 @@ floor around it (``landmark_front``); "above" / "below" a landmark as higher / l
 middle (``contracts.geometry.vertical_side``), nearest across first.
 
 For a place the object is shut in (a drawer, a cabinet, the fridge), the trail goes on:
-once that place has been in view open (or, the mapper says, the navigator gave up on it), within ``LOOKED_INTO`` and its middle at least
+once that place has been in view open, within ``LOOKED_INTO`` and its middle at least
 ``FRAME_MARGIN`` inside the frame (``shows_inside``; a cabinet under the counter seen from
-1 m at eye level shows its door, not what is inside), for ``LOOKS`` frames without the
+1 m at eye level shows its door, not what is inside), or the navigator gave up on it (the
+mapper says so), for ``LOOKS`` frames without the
 object seen there, the object is believed in the next place that fits, until
 none is left. A new answer about the object starts a new trail, which skips the places
 already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
@@ -119,7 +120,7 @@ class HintBook:
         agent.hint_sides``, the Commander of stop 46: the place a landmark hint and a "to your
         right" mean is the first tried 40.3% of the time, by the last hint's order 35.4%, by
         the landmark alone 37.0%; with the answers of stop 47, which single the place out
-        where a relation can: 55.1% and 52.8%)."""
+        where a relation can: 56.1% and 54.3%)."""
         fitting = [[p.key for p in _fitting(hint, memory, pose, grid)] for hint, pose in trail.hints]
         every = [k for k in fitting[0] if all(k in other for other in fitting[1:])]
         ordered = list(dict.fromkeys(every + [k for f in fitting for k in f]))

@@ -209,11 +209,8 @@ def applies(world: World, hint: LocationHint, object_id: str) -> bool:
     place_id = place_of(world, object_id)
     if place_id is None or speakable(world.objects[place_id].object_type) != hint.place:
         return False
-    point = _xz(world, object_id)
     if hint.anchor == "you":
-        return follower_direction(world, point) == hint.direction
-    if hint.direction in ("above", "below"):
-        return any(vertical_direction(world, place_id, i) == hint.direction
-                   for i in landmarks(world) if speakable(world.objects[i].object_type) == hint.anchor)
-    return any(landmark_direction(world, point, i) == hint.direction
+        return follower_direction(world, _xz(world, object_id)) == hint.direction
+    related = place_id if hint.direction in ("above", "below") else object_id  # over / under: the place
+    return any(_direction(world, related, i, hint.direction) == hint.direction
                for i in landmarks(world) if speakable(world.objects[i].object_type) == hint.anchor)
