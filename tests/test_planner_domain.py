@@ -122,4 +122,3 @@ def test_a_search_that_proves_the_goal_unreachable_is_no_plan_not_an_error(monke
     problem = f"(define (problem t) (:domain household) (:objects a b c d) (:init {BASE} (pickupable b) (at b)) (:goal (holding b)))"
     solution = fd._solve(DOMAIN, problem, 5.0)
     assert not solution.solved and "no plan exists" in solution.reason
-

@@ -147,15 +147,16 @@ def describe(world: World, object_id: str, anchor: str = "landmark") -> Location
         return LocationHint(name, "near", place, you, "you")
     place = speakable(world.objects[place_id].object_type) or ""
     if anchor == "landmark" and _instances(world, place) > 1:
-        return _from_landmark(world, name, place_id, point) or LocationHint(name, relation(place), place, you, "you")
+        return _from_landmark(world, name, place, place_id, point) or LocationHint(name, relation(place), place, you, "you")
     return LocationHint(name, relation(place), place, you, "you")
 
 
-def _from_landmark(world: World, name: str, place_id: str, point: tuple[float, float]) -> LocationHint | None:
-    """Where the place is from the landmarks near the object, nearest first: the first
-    relation (above or below it, else the side it is on) that singles the place out among
-    the room's places of its type; else the side of the nearest landmark that has one."""
-    place = speakable(world.objects[place_id].object_type) or ""
+def _from_landmark(world: World, name: str, place: str, place_id: str,
+                   point: tuple[float, float]) -> LocationHint | None:
+    """Where the place (``place``: its word) is from the landmarks near the object, nearest
+    first: the first relation (above or below it, else the side it is on) that singles the
+    place out among the room's places of its type; else the side of the nearest landmark
+    that has one."""
     nearest = None
     for landmark_id in _by_distance(world, landmarks(world, exclude=(place, name)), point):
         if math.dist(_xz(world, landmark_id), point) > LANDMARK_RANGE:
