@@ -25,9 +25,14 @@ Follower should speak instead, and what to ask.
 - idle, nothing left to do: it reports the step it finished last and asks for the next
   one, as TEACh's Followers do ("I rinsed the mug. What should I do next?").
 
-It asks at most ``max_questions`` questions per episode (not counting "What should I do
-next?" while it has no goal at all, as with the ``teach-lowlevel`` Commander, whose every
-answer is a few action tokens: it has nothing else to do), one at a time (nothing more until
+It asks at most ``max_questions`` questions per episode, not counting "What should I do
+next?" while it has no goal at all (as with the ``teach-lowlevel`` Commander, whose every
+answer is a few action tokens: it has nothing else to do) nor right after reporting a step
+it finished since it last spoke ("I rinsed the mug. What should I do next?": the TEACh
+Follower's turn after each step, not a clarification; with the ``teach-goal`` Commander a
+Prepare Breakfast is a dozen such steps, and capped with the clarifications the Follower
+went silent half-way in 7 of 8 valid_unseen episodes; ``cap_reports`` counts them too), one
+at a time (nothing more until
 the Commander has spoken since the last one), and never the same question twice without
 new information (since it was last asked, the Commander has said something and the Follower
 has acted); a reference question only once for the same candidates (the places it names
@@ -70,7 +75,8 @@ class RuleParams:
     not_found: bool = True  # searched explore_budget steps for the next step's object: "Where is the X?"
     stuck: bool = True  # the same subgoal failed stuck_failures times in a row: say so and ask for help
     idle: bool = True  # no goal, or nothing left: "(I rinsed the mug.) What should I do next?"
-    max_questions: int = _at_least(10, 0)  # questions per episode
+    max_questions: int = _at_least(10, 0)  # questions per episode (see _capped for the ones not counted)
+    cap_reports: bool = False  # count "I did X. What should I do next?" against max_questions too
     explore_budget: int = _at_least(10, 0)  # Follower steps of searching for an object before asking
     direction_questions: int = _at_least(2, 0)  # "Which way is the X?" per object, after "Where is it?"
     stuck_failures: int = _at_least(2, 1)  # consecutive failures of one subgoal before asking for help
@@ -96,6 +102,7 @@ class RuleDialogueManager(DialogueManager):
         self.search: tuple[str, int] | None = None  # (object type, step its search (re)started)
         self.directions: dict[str, int] = {}  # object type -> "Which way is it?" questions asked
         self.done_with: set[str] = set()  # instances it handled before it last had nothing to do
+        self.capped = 0  # questions asked that count against max_questions
 
     # ------------------------------------------------------------------ deciding
     def next_question(self, state: DialogueState) -> Question | None:
@@ -104,20 +111,28 @@ class RuleDialogueManager(DialogueManager):
             self.done_with |= {k for k, i in state.belief.memory.instances.items() if i.states.get("handled")}
         if not state.heard_since_last_question and self.asked:  # the last question is unanswered
             return None
-        if state.goal.empty:  # nothing to do at all: asking for something is no clarification, not capped
+        if state.goal.empty:
             triggers: tuple = (self._no_goal,)
-        elif state.questions_asked >= self.params.max_questions:
-            return None
         else:
             triggers = (self._stuck, self._ambiguity, self._not_found, self._idle)
         for trigger in triggers:
             question = trigger(state)
-            if question is not None and question.target is not None and not lx.speakable(question.target):
+            if question is None or (self._capped(question, state) and self.capped >= self.params.max_questions):
+                continue
+            if question.target is not None and not lx.speakable(question.target):
                 continue  # no words for it: the Commander could not understand the question
-            if question is not None and self._new(question, state):
+            if self._new(question, state):
                 self._asked(question, state)
                 return question
         return None
+
+    def _capped(self, question: Question, state: DialogueState) -> bool:
+        """Whether ``question`` counts against ``max_questions``: every question but asking
+        for something to do with nothing to do at all (no clarification), and, unless
+        ``cap_reports``, asking for the next step after reporting one finished."""
+        if question.kind != QuestionKind.NEXT:
+            return True
+        return not state.goal.empty and (question.report is None or self.params.cap_reports)
 
     def _new(self, question: Question, state: DialogueState) -> bool:
         """Not asked before, or since it was the Commander has said something and the
@@ -132,6 +147,7 @@ class RuleDialogueManager(DialogueManager):
 
     def _asked(self, question: Question, state: DialogueState) -> None:
         self.asked[question] = (state.heard, state.step)
+        self.capped += self._capped(question, state)
         if question.kind in (QuestionKind.WHERE, QuestionKind.DIRECTION) and self.search is not None:
             self.search = (self.search[0], state.step)  # another budget before asking about it again
         if question.kind == QuestionKind.DIRECTION:

@@ -252,6 +252,26 @@ def test_the_question_budget_holds_except_for_what_next_with_no_goal_at_all():
     assert manager(max_questions=0).next_question(state(goal=Goal())) == Question(QuestionKind.NEXT)
 
 
+def test_reporting_a_finished_step_and_asking_for_the_next_is_not_capped_unless_cap_reports():
+    idle = PlannerStatus(PlannerState.IDLE, reason="the goal holds")
+    rinse = Subgoal("CleanObject", "Mug")
+    report = Question(QuestionKind.NEXT, report=rinse)
+    for cap_reports, budget in ((False, 10), (True, 3)):
+        m = manager(max_questions=3, cap_reports=cap_reports)
+        asked = 0
+        for heard in range(10):
+            if m.next_question(state(status=idle, heard=heard, asked=asked, step=heard, finished=[rinse])) == report:
+                asked += 1
+        assert asked == budget
+    m = manager(max_questions=1)
+    assert m.next_question(state(status=idle, finished=[rinse])) == report  # free: the budget is left
+    searching = PlannerStatus(PlannerState.SEARCHING, "Knife")
+    steps = [PlannedSubgoal(Subgoal("PickupObject", "Knife"))]  # not in memory: a search
+    assert m.next_question(state(status=searching, steps=steps, heard=1, step=1)) is None
+    assert m.next_question(state(status=searching, steps=steps, heard=1, step=12)) == Question(QuestionKind.WHERE, "Knife")
+    assert m.next_question(state(status=idle, heard=2, step=13)) is None  # no step finished: capped, spent
+
+
 def test_always_first_asks_where_every_searched_object_is_before_searching():
     steps = [PlannedSubgoal(Subgoal("PickupObject", "Knife")), PlannedSubgoal(Subgoal("SliceObject", "Tomato")),
              PlannedSubgoal(Subgoal("PutObject", "Knife", "CounterTop"), "Knife#1")]
