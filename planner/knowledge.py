@@ -104,11 +104,13 @@ def piece_of(object_type: str) -> str | None:
     return "EggCracked" if object_type == "Egg" else f"{object_type}Sliced"
 
 
-def representative(name: str) -> str:
-    """A type standing for a type or class name (the class's first member type)."""
+def representative(name: str, prop: str | None = None) -> str:
+    """A type standing for a type or class name: the class's first member type (with the
+    property ``prop``, if one has it: Cookware's first is a Kettle, which no one washes)."""
     if name in _data()["properties"]:
         return name
     if name in ALIASES:
         return ALIASES[name]
     members = _data()["classes"].get(name, ())
-    return members[0] if members else name
+    with_prop = [m for m in members if prop is not None and has(m, prop)]
+    return (with_prop or list(members) or [name])[0]

@@ -63,6 +63,22 @@ def test_all_x_with_none_seen_searches_for_one_and_holds_once_none_is_to_be_foun
     assert after.plan(goal, belief([COUNTER])).status.state == PlannerState.IDLE
 
 
+def test_all_x_with_every_one_known_done_searches_for_another_until_none_is_to_be_found():
+    clean_pot = ("Pot", "Pot", (0.3, 1.0, 1.0), "Counter", {"is_dirty": False})
+    clean_all = Goal(TaskSpec(teach_task="Clean All X", teach_params={"X": "Cookware"}))
+    assert "Pan" in searched(planner().plan(clean_all, belief([COUNTER, clean_pot])))  # not a Kettle: not washed
+    dirty_pot = (*clean_pot[:4], {"is_dirty": True})
+    plan = planner().plan(clean_all, belief([COUNTER, dirty_pot, ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}),
+                                             ("Faucet", "Faucet", (-0.8, 1.1, 1.3), None, {})]))
+    assert searched(plan) == [] and "Pot" in [s.object_key for s in plan.steps]  # the one known first
+    p = planner()
+    p.history.not_found.add("Pan")
+    assert p.plan(clean_all, belief([COUNTER, clean_pot])).status.state == PlannerState.IDLE
+    put_all = Goal(TaskSpec(teach_task="Put All X On Y", teach_params={"X": "Pencil", "Y": "CounterTop"}))
+    on_counter = ("Pencil", "Pencil", (0.3, 1.0, 1.0), "Counter", {})
+    assert searched(planner().plan(put_all, belief([COUNTER, on_counter]))) == ["Pencil"]
+
+
 def test_cleanliness_not_seen_counts_as_dirty():
     unknown = belief([COUNTER, ("Mug", "Mug", (0.3, 1.0, 1.0), "Counter", {})])
     clean = belief([COUNTER, ("Mug", "Mug", (0.3, 1.0, 1.0), "Counter", {"is_dirty": False})])
@@ -87,6 +103,7 @@ def test_the_commanders_later_steps_are_followed_once_the_task_holds_as_far_as_t
     scene = belief([(k, t, pos, c, {**s, "is_dirty": False}) for k, t, pos, c, s in kitchen()])
     task = TaskSpec(teach_task="Clean All X", teach_params={"X": "Mug"})
     p = planner()
+    p.history.not_found.add("Mug")  # no other mug anywhere
     assert p.plan(Goal(task), scene).status.state == PlannerState.IDLE  # every mug it knows is clean
     told = p.plan(Goal(task, (Subgoal("PickupObject", "Apple"),)), scene)  # "Pick up the apple."
     assert [(s.subgoal.action, s.object_key) for s in told.steps] == [("PickupObject", "Apple")]
