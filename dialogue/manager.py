@@ -28,8 +28,8 @@ Follower should speak instead, and what to ask.
 It asks at most ``max_questions`` questions per episode, not counting "What should I do
 next?" while it has no goal at all (as with the ``teach-lowlevel`` Commander, whose every
 answer is a few action tokens: it has nothing else to do) nor right after reporting a step
-it finished since it last spoke ("I rinsed the mug. What should I do next?": the TEACh
-Follower's turn after each step, not a clarification; with the ``teach-goal`` Commander a
+it finished since it last spoke, other than the step it reported last ("I rinsed the mug.
+What should I do next?": the TEACh Follower's turn after each step, not a clarification; with the ``teach-goal`` Commander a
 Prepare Breakfast is a dozen such steps, and capped with the clarifications the Follower
 went silent half-way in 7 of 8 valid_unseen episodes; ``cap_reports`` counts them too), one
 at a time (nothing more until
@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from contracts.belief import Belief
 from contracts.dialogue import DialogueManager, DialogueState, Question
 from contracts.errors import NesyError
-from contracts.language import QuestionKind
+from contracts.language import QuestionKind, Subgoal
 from contracts.observation import ModuleContext
 from contracts.planning import PlannerState
 from contracts.registry import dialogue_manager
@@ -103,6 +103,7 @@ class RuleDialogueManager(DialogueManager):
         self.directions: dict[str, int] = {}  # object type -> "Which way is it?" questions asked
         self.done_with: set[str] = set()  # instances it handled before it last had nothing to do
         self.capped = 0  # questions asked that count against max_questions
+        self.last_report: Subgoal | None = None  # the step the last "What next?" reported
 
     # ------------------------------------------------------------------ deciding
     def next_question(self, state: DialogueState) -> Question | None:
@@ -129,10 +130,12 @@ class RuleDialogueManager(DialogueManager):
     def _capped(self, question: Question, state: DialogueState) -> bool:
         """Whether ``question`` counts against ``max_questions``: every question but asking
         for something to do with nothing to do at all (no clarification), and, unless
-        ``cap_reports``, asking for the next step after reporting one finished."""
-        if question.kind != QuestionKind.NEXT:
-            return True
-        return not state.goal.empty and (question.report is None or self.params.cap_reports)
+        ``cap_reports``, asking for the next step after reporting one finished that is not
+        the step it reported last (the same step again, told again: no news, a loop; Breakfast
+        0271 put a slice of bread on one plate and then the other 11 times)."""
+        if question.kind != QuestionKind.NEXT or state.goal.empty:
+            return question.kind != QuestionKind.NEXT
+        return question.report is None or self.params.cap_reports or question.report == self.last_report
 
     def _new(self, question: Question, state: DialogueState) -> bool:
         """Not asked before, or since it was the Commander has said something and the
@@ -148,6 +151,8 @@ class RuleDialogueManager(DialogueManager):
     def _asked(self, question: Question, state: DialogueState) -> None:
         self.asked[question] = (state.heard, state.step)
         self.capped += self._capped(question, state)
+        if question.kind == QuestionKind.NEXT and question.report is not None:
+            self.last_report = question.report
         if question.kind in (QuestionKind.WHERE, QuestionKind.DIRECTION) and self.search is not None:
             self.search = (self.search[0], state.step)  # another budget before asking about it again
         if question.kind == QuestionKind.DIRECTION:

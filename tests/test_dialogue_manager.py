@@ -254,13 +254,14 @@ def test_the_question_budget_holds_except_for_what_next_with_no_goal_at_all():
 
 def test_reporting_a_finished_step_and_asking_for_the_next_is_not_capped_unless_cap_reports():
     idle = PlannerStatus(PlannerState.IDLE, reason="the goal holds")
-    rinse = Subgoal("CleanObject", "Mug")
+    rinse, fill = Subgoal("CleanObject", "Mug"), Subgoal("FillObject", "Mug")
     report = Question(QuestionKind.NEXT, report=rinse)
-    for cap_reports, budget in ((False, 10), (True, 3)):
+    for cap_reports, alternate, budget in ((False, True, 10), (True, True, 3), (False, False, 4)):
         m = manager(max_questions=3, cap_reports=cap_reports)
         asked = 0
         for heard in range(10):
-            if m.next_question(state(status=idle, heard=heard, asked=asked, step=heard, finished=[rinse])) == report:
+            done = fill if alternate and heard % 2 else rinse  # the same step reported again is no news
+            if m.next_question(state(status=idle, heard=heard, asked=asked, step=heard, finished=[done])) is not None:
                 asked += 1
         assert asked == budget
     m = manager(max_questions=1)
