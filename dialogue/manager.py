@@ -168,9 +168,12 @@ class RuleDialogueManager(DialogueManager):
         failure = state.failure
         if not self.params.stuck:
             return None
-        if failure is None:  # the planner finds no plan at all: ask for help at once
-            if state.status.state == PlannerState.FAILING and not state.steps:
-                return Question(QuestionKind.HELP, state.status.target)
+        if state.status.state == PlannerState.FAILING and not state.steps:
+            # the planner finds no plan at all: ask for help at once, whatever failed before
+            # (a burner clicked in vain twice left no plan, and the last failure, once, hid
+            # that: Boil Potato 0098 waited silently for 950 turns)
+            return Question(QuestionKind.HELP, state.status.target)
+        if failure is None:
             return None
         subgoal = failure.step.subgoal
         if failure.failures < self.params.stuck_failures * (self.helped.get(subgoal, 0) + 1):

@@ -95,6 +95,8 @@ def test_a_planner_without_any_plan_asks_for_help_at_once():
     assert m.next_question(state(status=no_plan, heard=1, step=4)) == Question(QuestionKind.HELP)
     assert manager(stuck=False).next_question(state(status=no_plan)) is None
     assert manager().next_question(state(status=no_plan, steps=[PlannedSubgoal(PICKUP, "Mug#1")])) is None
+    once = SkillFailure(PlannedSubgoal(PICKUP, "Mug#1"), "Pickup failed", 1)  # an earlier failure, once
+    assert manager().next_question(state(status=no_plan, failure=once)) == Question(QuestionKind.HELP)
 
 
 def test_ambiguity_names_the_candidates_by_where_they_are(parser):
