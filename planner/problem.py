@@ -82,7 +82,12 @@ def relevant(state: SymbolicState, goal: CompiledGoal, history: History) -> list
     for need in goal.needs:
         test, limit = TOOLS.get(need, (None, 0))
         if test is not None:
-            keys.update(state.present(test)[:limit])
+            tools = state.present(test)
+            keys.update(tools[:limit])
+            # and the nearest of each kind the nearest few leave out: six burners seen (twins
+            # among them), two basins and a faucet left no room for the pot, and with no pot
+            # no plan could boil the potato (TATC valid_unseen 0098)
+            keys.update({state.types[k]: k for k in reversed(tools)}.values())
         if need == "water":
             keys.update(state.present(lambda t: t in WATER_CARRIERS)[:3])
     _surfaces(state, keys)

@@ -365,3 +365,12 @@ def test_a_slice_said_again_while_believed_done_slices_another_whole():
                      ("Done", "Potato", (-0.3, 1.0, 1.0), "Counter", {"is_sliced": True}),
                      ("Whole", "Potato", (0.4, 1.0, 1.0), "Counter", {"is_sliced": True})], held="Knife")
     assert p.plan(Goal(None, (slice_, slice_, slice_)), sliced).status.state == PlannerState.IDLE
+
+
+def test_a_tool_of_every_kind_the_need_takes_is_in_the_problem_however_many_of_another_are_nearer():
+    burners = [(f"Burner{i}", "StoveBurner", (0.3 + 0.1 * i, 0.9, 0.5), None, {}) for i in range(8)]
+    scene = belief([*burners, ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}),
+                    ("Faucet", "Faucet", (-0.8, 1.1, 1.3), None, {}), ("Pot", "Pot", (3.0, 0.9, 3.0), None, {}),
+                    ("Potato", "Potato", (1.0, 0.9, 1.0), None, {})])
+    plan = planner().plan(Goal(TaskSpec(teach_task="Boil X", teach_params={"X": "Potato"})), scene)
+    assert ("PickupObject", "Pot", None) in actions(plan) or ("PutObject", "Potato", "Pot") in actions(plan)
