@@ -33,6 +33,7 @@ class CompiledGoal:
     formula: str  # a PDDL goal over memory keys
     keys: set[str] = field(default_factory=set)  # objects the goal names
     needs: set[str] = field(default_factory=set)  # capabilities: slice, clean, water, heat, cook, ...
+    more: set[str] = field(default_factory=set)  # placeholders of an all-X task for one more X it may find
 
 
 TRUE = "(and)"  # the empty goal: it holds

@@ -93,6 +93,7 @@ class SubgoalPlanner(Planner):
         self.failed = 0  # failed subgoals this episode
         self.solving: int | None = None  # the dialogue step the current plan is for (None: the task)
         self.carried_out: int | None = None  # the dialogue step whose plan ran out, every step done
+        self.more_types: set[str] = set()  # types the last goal searches for one more of (an all-X task)
 
     def gave_up(self) -> Plan | None:
         """FAILING for good once ``give_up_after`` subgoals failed (no more solving)."""
@@ -209,6 +210,8 @@ class PddlPlanner(SubgoalPlanner):
                 steps, reason = [], ""
             if steps is None and not later:
                 return None, reason
+            if steps and later and steps[0].search and steps[0].subgoal.object in self.more_types:
+                steps = []  # the task holds but for one more X it might find: the Commander's steps first
             if steps:
                 self.solving = None if use_task else self.subgoal_index
                 return steps, reason
@@ -243,6 +246,7 @@ class PddlPlanner(SubgoalPlanner):
 
     def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
         compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)
+        self.more_types = {state.types[k] for k in compiled.more}
         return build_problem(state, compiled, self.history, dict(getattr(goal, "preferred", ())))
 
     def _solve(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> tuple[list[PlannedSubgoal] | None, str]:
