@@ -85,6 +85,7 @@ class PlannerStatus:
     candidates: tuple[str, ...] = ()  # memory keys (AMBIGUOUS)
     reason: str = ""  # why it is failing (or idle)
     failures: int = 0  # consecutive failures of the current subgoal
+    exploring: bool = False  # SEARCHING only for more of what the task is about (all X seen are done)
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,10 @@ Follower should speak instead, and what to ask.
   "Which way is the knife?" (answered relative to the Follower), at most
   ``direction_questions`` times per object: an answer it could not act on is mostly
   the same answer again, and each one restarts the search it interrupts;
-- idle, nothing left to do: it reports the step it finished last and asks for the next
-  one, as TEACh's Followers do ("I rinsed the mug. What should I do next?").
+- idle, nothing left to do (or only a search for more of an "all X" whose every X seen is
+  done: ``PlannerStatus.exploring``, which asks no "Where is the X?"): it reports the step
+  it finished last and asks for the next one, as TEACh's Followers do ("I rinsed the mug.
+  What should I do next?").
 
 It asks at most ``max_questions`` questions per episode, not counting "What should I do
 next?" while it has no goal at all (as with the ``teach-lowlevel`` Commander, whose every
@@ -227,7 +229,7 @@ class RuleDialogueManager(DialogueManager):
             self.search = (target, state.step)
 
     def _not_found(self, state: DialogueState) -> Question | None:
-        if not self.params.not_found or self.search is None:
+        if not self.params.not_found or self.search is None or state.status.exploring:
             return None
         target, since = self.search
         if state.step - since < self.params.explore_budget:
@@ -240,7 +242,12 @@ class RuleDialogueManager(DialogueManager):
         return Question(QuestionKind.DIRECTION, target)
 
     def _idle(self, state: DialogueState) -> Question | None:
-        if not self.params.idle or state.goal.empty or state.status.state != PlannerState.IDLE:
+        """Nothing left to do, or only looking for more of what the task is about (every
+        X it has seen of "all X" is done): the Commander knows what is left ("Put all the
+        potatoes and lettuces in the fridge.": asked where a lettuce is, it named the one
+        already in the fridge, and the Follower searched for 500 steps; TATC 0073)."""
+        status = state.status
+        if not self.params.idle or state.goal.empty or not (status.state == PlannerState.IDLE or status.exploring):
             return None
         return Question(QuestionKind.NEXT, report=state.finished[-1] if state.finished else None)
 
@@ -288,7 +295,7 @@ class AlwaysFirstDialogueManager(RuleDialogueManager):
     each and before searching (``explore_budget`` then only spaces "Which way is it?")."""
 
     def _not_found(self, state: DialogueState) -> Question | None:
-        if self.params.not_found:
+        if self.params.not_found and not state.status.exploring:
             for step in state.steps:
                 if step.search and step.subgoal.object:
                     where = Question(QuestionKind.WHERE, step.subgoal.object)

@@ -140,13 +140,16 @@ def _every(b: Binder, name: str, prop: str, done: Callable[[str], bool]) -> list
     ``done`` (or none is known) and no search has failed to find one yet, one more to find:
     a Follower that has seen a clean pot does not know the pan in the cabinet is clean, and
     told to wash all the pots and pans it looks on (it stopped at once in 5 of 8 valid_unseen
-    Clean All X episodes); the Commander ends the episode once all are done. Such a search
-    gives way to the Commander's steps (``CompiledGoal.more``)."""
+    Clean All X episodes); the Commander ends the episode once all are done. A search for
+    one more (some X seen) gives way to the Commander's steps, and the dialogue manager asks
+    what is left rather than where the X is (``CompiledGoal.more``)."""
     keys = [k for k in b.state.present(kind_of(name)) if knowledge.has(b.state.types[k], prop)]
     kind = knowledge.representative(name, prop)
     if name not in b.history.not_found and kind not in b.history.not_found and all(done(k) for k in keys):
+        more = bool(keys)  # every X seen is done: the one searched for is only one more
         keys.append(b.state.add_unlocated(kind))
-        b.goal.more.add(keys[-1])
+        if more:
+            b.goal.more.add(keys[-1])
     b.goal.keys.update(keys)
     return keys
 

@@ -152,7 +152,8 @@ class SubgoalPlanner(Planner):
                                  failures=failure.failures)
         first = steps[0]
         if first.search:
-            return PlannerStatus(PlannerState.SEARCHING, first.subgoal.object)
+            return PlannerStatus(PlannerState.SEARCHING, first.subgoal.object,
+                                 exploring=first.subgoal.object in self.more_types)
         return PlannerStatus(PlannerState.ACTING, first.subgoal.object,
                              failures=failure.failures if failure is not None else 0)
 

@@ -383,3 +383,19 @@ def test_in_the_follower_loop_a_reference_answer_picks_the_instance_the_planner_
     acted = f.act(observe("Text", ["The dirty one."]))
     assert acted.action == "Pickup" and f.goal.preferred == (("Mug", "Mug#1"),)
     assert planner.goals[-1].preferred_key("Mug") == "Mug#1"
+
+
+def test_looking_only_for_more_of_an_all_x_task_asks_what_next_not_where():
+    exploring = PlannerStatus(PlannerState.SEARCHING, "Lettuce", exploring=True)
+    steps = [PlannedSubgoal(Subgoal("PickupObject", "Lettuce"))]
+    put = Subgoal("PutObject", "Potato", "Fridge")
+    for cls in (RuleDialogueManager, AlwaysFirstDialogueManager):
+        m = manager(cls)
+        assert m.next_question(state(status=exploring, steps=steps, step=1)) == Question(QuestionKind.NEXT)
+        m = manager(cls)
+        m.next_question(state(status=exploring, steps=steps, step=1, finished=[put]))
+        later = m.next_question(state(status=exploring, steps=steps, heard=1, step=30))
+        assert later == Question(QuestionKind.NEXT)  # asked again after an answer, never "Where is a lettuce?"
+    searching = replace(exploring, exploring=False)
+    assert manager().next_question(state(status=searching, steps=steps, step=1)) is None
+    assert manager(idle=False).next_question(state(status=exploring, steps=steps, step=1)) is None
