@@ -240,10 +240,14 @@ class PddlPlanner(SubgoalPlanner):
         keys = [k for k in (step.object_key, step.receptacle_key) if k is not None]
         if not all(k in belief.memory.instances and not self.history.gone(k) for k in keys):
             return False
-        moved = belief.memory.instances.get(step.object_key or "")
-        if step.subgoal.action in REACHED_SHUT or moved is None or not knowledge.has(moved.object_type, "pickupable"):
-            return True  # (a microwave the map believes in a cabinet above it is not shut in: ALFRED heat 050921)
-        return not shut_in(belief, step.object_key)
+        if step.subgoal.action in REACHED_SHUT:
+            return True
+        for key in keys:  # what it takes, and a plate it puts onto (N Slices 0148: the hint moved the plate
+            # on into a closed upper cabinet, and the plan walked the lettuce to it without opening that)
+            thing = belief.memory.instances[key]
+            if key != belief.memory.held and knowledge.has(thing.object_type, "pickupable") and shut_in(belief, key):
+                return False  # (a microwave the map believes in a cabinet above it is not shut in: ALFRED heat 050921)
+        return True
 
     def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
         compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)

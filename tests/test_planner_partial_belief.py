@@ -300,3 +300,19 @@ def test_a_plan_whose_next_object_is_now_believed_in_a_closed_cabinet_is_made_ag
     pot.position, pot.container = (-0.5, 0.5, 1.0), "Shut"
     again = p.plan(goal, scene).steps[0]
     assert (again.subgoal.action, again.object_key) == ("OpenObject", "Shut")
+
+
+def test_a_plan_whose_next_put_is_onto_a_plate_now_believed_in_a_closed_cabinet_is_made_again():
+    # N Slices 0148: the hint moved the plate on into a closed upper cabinet while the lettuce was carried to it
+    scene = belief([COUNTER, ("Open", "Cabinet", (0.5, 0.5, 1.0), None, {"is_open": True}),
+                    ("Shut", "Cabinet", (-0.5, 1.9, 1.0), None, {"is_open": False}),
+                    ("Plate", "Plate", (0.5, 0.5, 1.0), "Open", {"is_dirty": False}),
+                    ("Apple", "Apple", (0.3, 1.0, 1.0), None, {})], held="Apple")
+    p = planner()
+    goal = Goal(subgoals=(Subgoal("PutObject", "Apple", "Plate"),))
+    first = p.plan(goal, scene).steps[0]
+    assert (first.subgoal.action, first.receptacle_key) == ("PutObject", "Plate")
+    plate = scene.memory.instances["Plate"]
+    plate.position, plate.container = (-0.5, 1.9, 1.0), "Shut"
+    again = p.plan(goal, scene).steps[0]
+    assert (again.subgoal.action, again.object_key) == ("OpenObject", "Shut")
