@@ -286,6 +286,6 @@ def correct(word: str) -> str:
 def _one_edit(word: str, other: str) -> bool:
     """Two words of one length that differ in one letter or by two neighbours swapped (not
     "upper" and "paper", which share a deletion at different places)."""
-    differ = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
+    differ = [i for i, (a, b) in enumerate(zip(word, other, strict=True)) if a != b]
     return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1
                                 and word[differ[0]] == other[differ[1]] and word[differ[1]] == other[differ[0]])

@@ -31,11 +31,11 @@ It asks at most ``max_questions`` questions per episode, not counting "What shou
 next?" while it has no goal at all (as with the ``teach-lowlevel`` Commander, whose every
 answer is a few action tokens: it has nothing else to do) nor right after reporting a step
 it finished since it last spoke, other than the step it reported last ("I rinsed the mug.
-What should I do next?": the TEACh Follower's turn after each step, not a clarification; with the ``teach-goal`` Commander a
-Prepare Breakfast is a dozen such steps, and capped with the clarifications the Follower
-went silent half-way in 7 of 8 valid_unseen episodes; ``cap_reports`` counts them too), one
-at a time (nothing more until
-the Commander has spoken since the last one), and never the same question twice without
+What should I do next?": the TEACh Follower's turn after each step, not a clarification;
+with the ``teach-goal`` Commander a Prepare Breakfast is a dozen such steps, and capped with
+the clarifications the Follower went silent half-way in 7 of 8 valid_unseen episodes;
+``cap_reports`` counts them too), one at a time (nothing more until the Commander has
+spoken since the last one), and never the same question twice without
 new information (since it was last asked, the Commander has said something and the Follower
 has acted); a reference question only once for the same candidates (the places it names
 change as the Follower moves, the answer would not).
@@ -135,8 +135,10 @@ class RuleDialogueManager(DialogueManager):
         ``cap_reports``, asking for the next step after reporting one finished that is not
         the step it reported last (the same step again, told again: no news, a loop; Breakfast
         0271 put a slice of bread on one plate and then the other 11 times)."""
-        if question.kind != QuestionKind.NEXT or state.goal.empty:
-            return question.kind != QuestionKind.NEXT
+        if question.kind != QuestionKind.NEXT:
+            return True
+        if state.goal.empty:
+            return False
         return question.report is None or self.params.cap_reports or question.report == self.last_report
 
     def _new(self, question: Question, state: DialogueState) -> bool:

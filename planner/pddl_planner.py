@@ -230,9 +230,10 @@ class PddlPlanner(SubgoalPlanner):
 
     def _still_valid(self, belief: Belief) -> bool:
         """The next step's objects exist in memory (not placeholders, not vanished), and the
-        thing it acts on is not (now) believed shut in a closed container: a hint followed to
-        the next cabinet moved the pot the plan was about to pick up from the cabinet it had
-        opened, and the pickup looked for it at the closed one (TATC valid_unseen 0097)."""
+        thing it acts on (or the plate it puts onto) is not (now) believed shut in a closed
+        container: a hint followed to the next cabinet moved the pot the plan was about to
+        pick up from the cabinet it had opened, and the pickup looked for it at the closed
+        one (TATC valid_unseen 0097)."""
         step = self.steps[0]
         if step.search:
             return not any(i.object_type == step.subgoal.object and not self.history.gone(i.key)
@@ -242,12 +243,12 @@ class PddlPlanner(SubgoalPlanner):
             return False
         if step.subgoal.action in REACHED_SHUT:
             return True
-        for key in keys:  # what it takes, and a plate it puts onto (N Slices 0148: the hint moved the plate
-            # on into a closed upper cabinet, and the plan walked the lettuce to it without opening that)
-            thing = belief.memory.instances[key]
-            if key != belief.memory.held and knowledge.has(thing.object_type, "pickupable") and shut_in(belief, key):
-                return False  # (a microwave the map believes in a cabinet above it is not shut in: ALFRED heat 050921)
-        return True
+        # what it takes, and a plate it puts onto (N Slices 0148: the hint moved the plate on into
+        # a closed upper cabinet, and the lettuce was carried there without opening it); only
+        # pickupable things (a microwave the map believes in a cabinet above it is not shut in:
+        # ALFRED heat 050921)
+        return not any(key != belief.memory.held and shut_in(belief, key)
+                       and knowledge.has(belief.memory.instances[key].object_type, "pickupable") for key in keys)
 
     def problem(self, goal: Goal, state: SymbolicState, use_task: bool = True) -> Problem:
         compiled = compile_goal(goal, state, self.history, self.subgoal_index, use_task)
