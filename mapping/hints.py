@@ -31,7 +31,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
-from contracts.geometry import SECTORS, CameraIntrinsics, Pose, landmark_side, project, sector, vertical_side
+from contracts.geometry import (
+    SECTORS,
+    CameraIntrinsics,
+    Pose,
+    landmark_side,
+    project,
+    sector,
+    vertical_side,
+)
 from contracts.language import LocationHint
 from mapping.memory_updates import ENCLOSURES, rests_on
 
