@@ -146,12 +146,7 @@ def shows_inside(place: ObjectInstance, distance: float, pose: Pose, camera: Cam
 
 
 def _seen_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[ObjectInstance]:
-    """Instances of ``kind`` seen in or on ``place``; over it counts only for one in nothing
-    else (a bowl in the sink basin is not the one "on the counter to your right", though the
-    counter's box spans the basin: TATC valid_seen Clean All X 0049 rinsed the clean bowl in
-    the sink again and again, told each time where the dirty one was)."""
-    return [i for i in memory.of_type(kind) if i.times_seen > 0
-            and (i.container == place.key or (i.container is None and rests_on(i, place, 0.5)))]
+    return [i for i in memory.of_type(kind) if i.times_seen > 0 and (i.container == place.key or rests_on(i, place, 0.5))]
 
 
 def _fitting(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap | None) -> list[ObjectInstance]:

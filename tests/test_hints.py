@@ -109,22 +109,3 @@ def test_above_and_below_a_landmark_are_the_places_higher_and_lower_nearest_acro
         book.add([LocationHint("Mug", "in", "Cabinet", direction, "Microwave")], Pose(0.0, 0.0, 0.0, 0.0))
         book.resolve(memory)
         assert memory.instances[book.trails["Mug"].instance].container == expected
-
-
-def test_a_hint_about_an_x_on_a_counter_is_not_the_x_seen_in_the_basin_the_counter_spans():
-    memory = ObjectMemory()
-    counter = memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(3.0, 0.1, 0.7), times_seen=1)
-    basin = memory.add("SinkBasin", (0.3, 0.85, 1.1), extent=(0.5, 0.2, 0.4), times_seen=1)
-    rinsed = memory.add("Bowl", (0.3, 0.9, 1.1), container=basin.key, times_seen=3)
-    book = HintBook()
-    book.add([LocationHint("Bowl", "on", "CounterTop", "right", "you")], Pose(-1.0, 1.0, 0.0, 0.0))
-    book.resolve(memory)
-    other = [b for b in memory.of_type("Bowl") if b is not rinsed]
-    assert len(other) == 1 and other[0].container == counter.key  # the dirty one, still unseen
-    memory = ObjectMemory()  # a bowl seen lying over the counter, in nothing else: the one it means
-    memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(3.0, 0.1, 0.7), times_seen=1)
-    on_counter = memory.add("Bowl", (-0.5, 0.95, 1.0), times_seen=1)
-    book = HintBook()
-    book.add([LocationHint("Bowl", "on", "CounterTop", "right", "you")], Pose(-1.0, 1.0, 0.0, 0.0))
-    book.resolve(memory)
-    assert memory.of_type("Bowl") == [on_counter]  # no unseen twin
