@@ -95,6 +95,10 @@ class SubgoalPlanner(Planner):
         self.carried_out: int | None = None  # the dialogue step whose plan ran out, every step done
         self.more_types: set[str] = set()  # types the last goal searches for one more of (an all-X task)
 
+    def _exploring(self, steps: list[PlannedSubgoal] | None) -> bool:
+        """Does the plan begin by searching only for one more X of an all-X task?"""
+        return bool(steps) and steps[0].search and steps[0].subgoal.object in self.more_types
+
     def gave_up(self) -> Plan | None:
         """FAILING for good once ``give_up_after`` subgoals failed (no more solving)."""
         if self.failed < self.params.give_up_after:
@@ -152,8 +156,7 @@ class SubgoalPlanner(Planner):
                                  failures=failure.failures)
         first = steps[0]
         if first.search:
-            return PlannerStatus(PlannerState.SEARCHING, first.subgoal.object,
-                                 exploring=first.subgoal.object in self.more_types)
+            return PlannerStatus(PlannerState.SEARCHING, first.subgoal.object, exploring=self._exploring(steps))
         return PlannerStatus(PlannerState.ACTING, first.subgoal.object,
                              failures=failure.failures if failure is not None else 0)
 
@@ -211,7 +214,7 @@ class PddlPlanner(SubgoalPlanner):
                 steps, reason = [], ""
             if steps is None and not later:
                 return None, reason
-            if steps and later and steps[0].search and steps[0].subgoal.object in self.more_types:
+            if later and self._exploring(steps):
                 steps = []  # the task holds but for one more X it might find: the Commander's steps first
             if steps:
                 self.solving = None if use_task else self.subgoal_index

@@ -1,52 +1,26 @@
 """The dialogue managers on scripted situations: each trigger of ``rules`` fires when its
 situation arises and not otherwise, each can be switched off, the question budget holds, no
 question is asked twice without new information; ``always-first`` asks before searching,
-``never`` never asks. Questions render to words that parse back to what they mean."""
+``never`` never asks. Questions render to words that parse back to what they mean. (The
+budget and the no-repeat rule: ``test_dialogue_budget.py``.)"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
+from dialogue_states import ACTING, CONTEXT, PICKUP, TASK, kitchen, manager, state
 
 from agent.config import ConfigError
 from agent.settings import ModuleConfig, build_module
-from contracts.belief import Belief, GridMap, ObjectMemory
-from contracts.dialogue import DialogueState, Question
+from contracts.dialogue import Question
 from contracts.errors import NesyError
-from contracts.geometry import CameraIntrinsics, Pose
+from contracts.geometry import Pose
 from contracts.language import Act, LocationHint, QuestionKind, Subgoal, TaskSpec
-from contracts.observation import ModuleContext
 from contracts.planning import Goal, PlannedSubgoal, PlannerState, PlannerStatus, SkillFailure
 from dialogue.generation import Generator
-from dialogue.manager import AlwaysFirstDialogueManager, RuleDialogueManager, SilentDialogueManager
+from dialogue.manager import AlwaysFirstDialogueManager, SilentDialogueManager
 from dialogue.rules import RulesParser
-
-CONTEXT = ModuleContext(CameraIntrinsics(64, 64, 90.0, 1.5), False, seed=0)
-PICKUP = Subgoal("PickupObject", "Mug")
-TASK = Goal(TaskSpec(teach_task="Coffee"), (PICKUP,))  # a task and a step about the mug
-ACTING = PlannerStatus(PlannerState.ACTING, "Mug")
-
-
-def manager(cls=RuleDialogueManager, **params):
-    m = cls(cls.Params(**params))
-    m.reset(CONTEXT)
-    return m
-
-
-def kitchen() -> Belief:
-    """A sink and a counter ahead of the Follower, a mug in each, a knife on the counter."""
-    memory = ObjectMemory()
-    sink = memory.add("SinkBasin", (-1.0, 0.9, 2.0))
-    counter = memory.add("CounterTop", (1.0, 0.9, 2.0))
-    memory.add("Mug", (-1.0, 0.95, 2.0), container=sink.key, states={"is_dirty": True})
-    memory.add("Mug", (1.0, 0.95, 2.0), container=counter.key, states={"is_dirty": False})
-    return Belief(GridMap.empty((-3, -3), (24, 24), 0.25), memory, Pose(0.0, 0.0, 0.0, 0.0))
-
-
-def state(goal=TASK, status=ACTING, heard=0, asked=0, step=0, belief=None, steps=(), failure=None, finished=(),
-          since=True):
-    return DialogueState(goal, status, since, asked, step, belief, tuple(steps), failure, tuple(finished), heard)
 
 
 @pytest.fixture(scope="module")
@@ -232,49 +206,6 @@ def test_idle_reports_the_finished_step_and_asks_what_next(parser):
     assert manager(idle=False).next_question(state(status=idle, finished=[rinse])) is None
 
 
-def test_one_question_at_a_time_and_never_the_same_without_new_information():
-    m = manager()
-    assert m.next_question(state(goal=Goal())) == Question(QuestionKind.NEXT)
-    assert m.next_question(state(goal=Goal(), since=False)) is None  # unanswered: wait
-    assert m.next_question(state(goal=Goal(), since=True, heard=0, step=1)) is None  # nothing new was said
-    assert m.next_question(state(goal=Goal(), since=True, heard=1)) is None  # an answer it did not act on
-    assert m.next_question(state(goal=Goal(), since=True, heard=1, step=1)) == Question(QuestionKind.NEXT)
-
-
-def test_the_question_budget_holds_except_for_what_next_with_no_goal_at_all():
-    idle = PlannerStatus(PlannerState.IDLE, reason="the goal holds")
-    for goal, budget in ((TASK, 3), (Goal(), 10)):  # "What next?" with nothing to do is not capped
-        m = manager(max_questions=3)
-        asked = 0
-        for heard in range(10):
-            if m.next_question(state(goal=goal, status=idle, heard=heard, asked=asked, step=heard)) is not None:
-                asked += 1
-        assert asked == budget
-    assert manager(max_questions=0).next_question(state(status=idle)) is None
-    assert manager(max_questions=0).next_question(state(goal=Goal())) == Question(QuestionKind.NEXT)
-
-
-def test_reporting_a_finished_step_and_asking_for_the_next_is_not_capped_unless_cap_reports():
-    idle = PlannerStatus(PlannerState.IDLE, reason="the goal holds")
-    rinse, fill = Subgoal("CleanObject", "Mug"), Subgoal("FillObject", "Mug")
-    report = Question(QuestionKind.NEXT, report=rinse)
-    for cap_reports, alternate, budget in ((False, True, 10), (True, True, 3), (False, False, 4)):
-        m = manager(max_questions=3, cap_reports=cap_reports)
-        asked = 0
-        for heard in range(10):
-            done = fill if alternate and heard % 2 else rinse  # the same step reported again is no news
-            if m.next_question(state(status=idle, heard=heard, asked=asked, step=heard, finished=[done])) is not None:
-                asked += 1
-        assert asked == budget
-    m = manager(max_questions=1)
-    assert m.next_question(state(status=idle, finished=[rinse])) == report  # free: the budget is left
-    searching = PlannerStatus(PlannerState.SEARCHING, "Knife")
-    steps = [PlannedSubgoal(Subgoal("PickupObject", "Knife"))]  # not in memory: a search
-    assert m.next_question(state(status=searching, steps=steps, heard=1, step=1)) is None
-    assert m.next_question(state(status=searching, steps=steps, heard=1, step=12)) == Question(QuestionKind.WHERE, "Knife")
-    assert m.next_question(state(status=idle, heard=2, step=13)) is None  # no step finished: capped, spent
-
-
 def test_always_first_asks_where_every_searched_object_is_before_searching():
     steps = [PlannedSubgoal(Subgoal("PickupObject", "Knife")), PlannedSubgoal(Subgoal("SliceObject", "Tomato")),
              PlannedSubgoal(Subgoal("PutObject", "Knife", "CounterTop"), "Knife#1")]
@@ -383,19 +314,3 @@ def test_in_the_follower_loop_a_reference_answer_picks_the_instance_the_planner_
     acted = f.act(observe("Text", ["The dirty one."]))
     assert acted.action == "Pickup" and f.goal.preferred == (("Mug", "Mug#1"),)
     assert planner.goals[-1].preferred_key("Mug") == "Mug#1"
-
-
-def test_looking_only_for_more_of_an_all_x_task_asks_what_next_not_where():
-    exploring = PlannerStatus(PlannerState.SEARCHING, "Lettuce", exploring=True)
-    steps = [PlannedSubgoal(Subgoal("PickupObject", "Lettuce"))]
-    put = Subgoal("PutObject", "Potato", "Fridge")
-    for cls in (RuleDialogueManager, AlwaysFirstDialogueManager):
-        m = manager(cls)
-        assert m.next_question(state(status=exploring, steps=steps, step=1)) == Question(QuestionKind.NEXT)
-        m = manager(cls)
-        m.next_question(state(status=exploring, steps=steps, step=1, finished=[put]))
-        later = m.next_question(state(status=exploring, steps=steps, heard=1, step=30))
-        assert later == Question(QuestionKind.NEXT)  # asked again after an answer, never "Where is a lettuce?"
-    searching = replace(exploring, exploring=False)
-    assert manager().next_question(state(status=searching, steps=steps, step=1)) is None
-    assert manager(idle=False).next_question(state(status=exploring, steps=steps, step=1)) is None

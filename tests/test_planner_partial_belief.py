@@ -1,7 +1,8 @@
 """Planning on a partial Belief, as a Follower that maps from its own view has: tools not
-seen yet are searched for, an "all X" task looks for one more while every X seen is done, cleanliness not
-seen counts as dirty, parameters a task statement leaves out take their least meaning, the
-Commander's later steps are followed once the task holds as far as the Belief tells."""
+seen yet are searched for, an "all X" task looks for one more while every X seen is done,
+cleanliness not seen counts as dirty, parameters a task statement leaves out take their
+least meaning, the Commander's later steps are followed once the task holds as far as the
+Belief tells."""
 
 from __future__ import annotations
 
