@@ -2,7 +2,12 @@
 
 The instance's centre is projected into the current frame (odometry pose, camera
 intrinsics); of the detections of its type, the one whose mask holds that pixel (else the
-nearest to it) is the target. An instance the Follower saw where it believes it is not a
+nearest to it) is the target. With the frame's depth, a seen instance's detection is first
+the one whose surface (the median of its mask's points) lies in or nearest its believed
+box (``SAME_BOX``): cabinets and drawers stand in rows and columns, and a centre believed a
+few centimetres off projects onto the door beside it (valid_seen 0100: the upper cabinet
+next to the one the pot was in was opened, and the hint trail moved on as if it had been
+looked into). An instance the Follower saw where it believes it is not a
 detection far from the screen rectangle of its believed box (``NEAR_MARGIN``): the raw
 slice on the counter in view is not the cooked one in the microwave beside it. The click
 is the mask pixel nearest the mask's centroid that is the target's own as far as possible
@@ -23,6 +28,7 @@ from planner import knowledge
 BELIEVED_MARGIN = 0.05  # metres around a believed box whose surfaces a stand-in detection keeps
 CLICK_PATCH = 0.02  # of the frame's width: a click takes what affords the action within this of its point (TEACh)
 NEAR_MARGIN = 0.1  # of the frame's width: how far from its believed box's screen rectangle a seen instance's detection may be
+SAME_BOX = 0.1  # metres: detections whose surfaces lie this much farther from the believed box than the nearest are not it
 
 
 def same_kind(detected: str, believed: str) -> bool:
@@ -30,11 +36,13 @@ def same_kind(detected: str, believed: str) -> bool:
 
 
 def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pose,
-                camera: CameraIntrinsics, claimed_by: tuple[ObjectInstance, ...] = ()) -> Detection | None:
+                camera: CameraIntrinsics, claimed_by: tuple[ObjectInstance, ...] = (),
+                depth: np.ndarray | None = None) -> Detection | None:
     """The detection that is ``instance`` (None when none of its type is in view). For an
     instance believed but never seen (an inferred slice), the detections that are other
     instances in ``claimed_by`` are not it, unless nothing else is in view: the toasted
-    slice put back on the plate is not the raw one believed beside it."""
+    slice put back on the plate is not the raw one believed beside it. ``depth``: the
+    frame's depth, to tell detections apart by where their surfaces lie (``nearest_surfaces``)."""
     mine = [d for d in detections if same_kind(d.object_type, instance.object_type)]
     if instance.states.get("inferred") and claimed_by:
         taken = {id(find_target(other, mine, pose, camera)) for other in claimed_by}
@@ -46,6 +54,8 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
                 and d.box[1] <= rect[3] + margin and d.box[3] >= rect[1] - margin]
     if not mine:
         return None
+    if depth is not None and len(mine) > 1 and instance.times_seen > 0 and not instance.states.get("inferred"):
+        mine = nearest_surfaces(instance, mine, depth_to_points(depth, pose, camera))
     pixel = project(instance.position, pose, camera)
     if pixel is None or len(mine) == 1:
         return mine[0] if pixel is not None or len(mine) == 1 else None
@@ -59,6 +69,26 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
         return float(np.hypot(max(x0 - col, 0, col - x1), max(y0 - row, 0, row - y1)))
 
     return min(mine, key=miss)
+
+
+def nearest_surfaces(instance: ObjectInstance, detections: list[Detection], points: np.ndarray) -> list[Detection]:
+    """The detections whose surface (the median of their mask's finite points) lies in
+    ``instance``'s believed box or within ``SAME_BOX`` of the nearest of them."""
+    low = np.asarray(instance.position) - np.asarray(instance.extent) / 2
+    high = np.asarray(instance.position) + np.asarray(instance.extent) / 2
+    gaps = []
+    for d in detections:
+        hits = points[d.mask]
+        hits = hits[np.isfinite(hits[:, 0])]
+        if not len(hits):
+            gaps.append(np.inf)
+            continue
+        surface = np.median(hits, axis=0)
+        gaps.append(float(np.linalg.norm(np.maximum(np.maximum(low - surface, surface - high), 0.0))))
+    best = min(gaps)
+    if not np.isfinite(best):
+        return detections
+    return [d for d, gap in zip(detections, gaps, strict=True) if gap <= best + SAME_BOX]
 
 
 def handled_twins(instance: ObjectInstance, belief: Belief) -> tuple[ObjectInstance, ...]:

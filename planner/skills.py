@@ -82,7 +82,8 @@ class InteractSkill(Skill):
                     return self.step(observation, belief, detections)
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
         name = self.queue[0] if self.queue else self.action
-        detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief))
+        detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief),
+                                observation.depth)
         if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth)
             if detection is not None:  # where nothing seen would take the click instead
@@ -275,7 +276,8 @@ class SearchSkill(Skill):
                 self.opening = True
                 return self._next(observation, belief, detections)
             receptacle = belief.memory.instances.get(self.current.goal.instance or "")
-            detection = find_target(receptacle, detections, belief.pose, self.camera) if receptacle else None
+            detection = find_target(receptacle, detections, belief.pose, self.camera,
+                                    depth=observation.depth) if receptacle else None
             # a running microwave does not open (AI2-THOR): switched off first, once
             running = receptacle is not None and receptacle.object_type == "Microwave" \
                 and bool(receptacle.states.get("is_toggled")) and not self.switched_off

@@ -4,6 +4,7 @@ bounded retries) behaves as documented."""
 
 from __future__ import annotations
 
+import numpy as np
 from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, kitchen, observation
 
 from contracts.language import Subgoal
@@ -38,6 +39,20 @@ def test_the_detection_matching_the_projected_instance_is_chosen():
     mug.states.pop("inferred")
     mug.times_seen = 0  # a hint's: likewise
     assert find_target(mug, [right], scene.pose, CAMERA) is right
+
+
+def test_with_depth_the_detection_whose_surface_is_in_the_believed_box_is_chosen():
+    # two cabinet doors one above the other; the centre believed a little high projects onto
+    # the upper door, but the lower door's surface is the one in the believed box (valid_seen 0100)
+    scene = belief([("Low", "Cabinet", (0.0, 1.75, 1.0), None, {})])
+    scene.memory.instances["Low"].extent = (0.5, 0.3, 0.1)
+    upper, lower = detection("Cabinet", (30, 0, 70, 38)), detection("Cabinet", (30, 38, 70, 60))
+    low = scene.memory.instances["Low"]
+    assert find_target(low, [upper, lower], scene.pose, CAMERA) is upper  # by the projected centre alone
+    wall = np.ones((CAMERA.height, CAMERA.width))  # every surface 1 m ahead
+    assert find_target(low, [upper, lower], scene.pose, CAMERA, depth=wall) is lower
+    low.times_seen = 0  # a hint's guess: where it is believed says less than the frame
+    assert find_target(low, [upper, lower], scene.pose, CAMERA, depth=wall) is upper
 
 
 def test_an_inferred_piece_is_not_the_detection_of_a_handled_twin_beside_it():
