@@ -123,7 +123,8 @@ def score(seeds: int) -> dict[str, float]:
                     counts[f"{rule}_exact"] += chosen.object_id == place_id
                     counts[f"{rule}_column"] += math.dist(_xz(chosen), _xz(world.objects[place_id])) < COLUMN
                 pose = Pose(*rng.choice(cells), float(rng.choice((0, 90, 180, 270))), 0.0)
-                you = LocationHint(hint.object, relation(hint.place), hint.place, sector(pose, obj.position), "you")
+                you = LocationHint(hint.object, relation(hint.place), hint.place, sector(pose, obj.position), "you",
+                                   hint.level)
                 for rule, said in (("landmark", [hint]), ("you", [you]), ("both", [hint, you])):
                     n = tries(world, grid, said, pose, place_id)
                     counts[f"tries_{rule}"] += n

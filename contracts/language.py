@@ -86,13 +86,15 @@ class Subgoal:
 
 @dataclass(frozen=True)
 class LocationHint:
-    """"The knife is in the drawer left of the stove": object, relation, place, direction, anchor."""
+    """"The knife is in the upper cabinet left of the stove": object, relation, place, direction,
+    anchor, level."""
 
     object: str | None
     relation: str  # "in", "on", "near", "under"
     place: str | None
     direction: str | None = None  # "left", "right", "behind", "front", "above", "below"
     anchor: str | None = None  # an object type, or "you"
+    level: str | None = None  # "upper" / "lower" (``contracts.geometry.level``): "the upper cabinet"
 
 
 @dataclass

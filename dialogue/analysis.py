@@ -38,6 +38,7 @@ class Mention:
     relation: str | None = None  # in / on / near / under / from / with
     direction: str | None = None  # left/right/behind/front when "left of X" precedes this
     anchored: bool = False  # this mention is the anchor of a direction ("left of the stove")
+    level: str | None = None  # "upper" / "lower": "the upper cabinet"
 
     @property
     def is_place(self) -> bool:
@@ -222,6 +223,8 @@ def _modifiers(m: Mention, words: list[str], pos: list[str], mentions: list[Ment
             m.count = lx.NUMBERS[w] if m.count is None or m.count == 1 else m.count
         elif w in lx.STATE_WORDS:
             m.states.add(lx.STATE_WORDS[w])
+        elif w in lx.LEVELS and words[i + 1] != "of":  # "the top cabinet", not "the top of the fridge"
+            m.level = lx.LEVELS[w]
         elif w in lx.ATTRIBUTES or w == "dirty":
             m.attributes.insert(0, w)
         elif w in _SKIP_BACK or w in _PREFIX_OF:

@@ -36,6 +36,7 @@ def preposition(receptacle: str) -> str:
 
 
 _prep = preposition
+_LEVEL_WORDS = {"upper": ["upper", "top"], "lower": ["lower", "bottom"]}
 
 
 def _intent(act: Act, **content: object) -> Intent:
@@ -100,7 +101,7 @@ class Generator:
 
     def location(self, hint: LocationHint) -> Utterance:
         """"The knife is in the drawer left of the stove." / "The mug is on the counter behind you."."""
-        place = f"{hint.relation} {_np(hint.place or '')}"
+        place = f"{hint.relation} {_np(hint.place or '', (self._pick(_LEVEL_WORDS[hint.level]),) if hint.level else ())}"
         where = ""
         if hint.direction in ("left", "right"):
             where = f" to your {hint.direction}" if hint.anchor == "you" else f" {hint.direction} of {_np(hint.anchor or '')}"

@@ -165,6 +165,9 @@ DIRECTIONS: dict[str, str] = {"left": "left", "right": "right", "behind": "behin
                               "over": "above", "below": "below", "under": "below", "beneath": "below",
                               "around": "around", "near": "near", "next": "near", "beside": "near",
                               "by": "near"}
+# A place's level (``contracts.geometry.level``): "the upper cabinet", "the bottom drawer" (not "the top of ...").
+LEVELS: dict[str, str] = {"upper": "upper", "top": "upper", "high": "upper", "higher": "upper", "wall": "upper",
+                          "lower": "lower", "bottom": "lower", "low": "lower", "base": "lower"}
 # Preposition -> relation of an object to a place.
 PLACE_PREPS: dict[str, str] = {"in": "in", "into": "in", "inside": "in", "within": "in", "on": "on",
                                "onto": "on", "upon": "on", "atop": "on", "to": "on", "at": "on",
@@ -240,7 +243,7 @@ def speakable(type_: str | None) -> bool:
 def known_words() -> frozenset[str]:
     """Words the parser understands or deliberately ignores (not candidates for correction)."""
     words: set[str] = set(FILLER) | set(VERBS) | set(STATE_WORDS) | set(ATTRIBUTES) | set(NUMBERS)
-    words |= set(DIRECTIONS) | set(PLACE_PREPS) | set(YES) | set(NO) | set(GREETINGS)
+    words |= set(DIRECTIONS) | set(PLACE_PREPS) | set(YES) | set(NO) | set(GREETINGS) | set(LEVELS)
     words |= set(THANKS) | set(ACKS) | set(ALL_WORDS) | set(SOURCE_PREPS) | set(PAST_TENSE.values())
     for phrase in phrase_table():
         words.update(phrase.split())

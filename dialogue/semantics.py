@@ -134,7 +134,7 @@ def location_hint(a: Analysis, last_target: str | None = None) -> LocationHint |
         if i > place.start:
             direction, anchor = d, anc
             break
-    return LocationHint(obj, place.relation or "in", place.type, direction, anchor)
+    return LocationHint(obj, place.relation or "in", place.type, direction, anchor, place.level)
 
 
 def goal_spec(goal: Analysis, steps: Sequence[Analysis] = ()) -> TaskSpec:

@@ -5,7 +5,8 @@ place of the hinted type is in memory, it believes the object there with
 ``HINT_CONFIDENCE`` (below any sighting): in the place that fits every hint of the answer
 ("in the cabinet right of the stove. ... in the cabinet to your right": a cabinet both right
 of the stove and to the Follower's right as it stood when it heard it), the one nearest the
-first hint's anchor (or the Follower); else one that fits the first hint, else the next. A
+first hint's anchor (or the Follower); else one that fits the first hint, else the next.
+"The upper cabinet" is one whose middle is believed above ``contracts.geometry.LEVEL_SPLIT``. A
 direction from a landmark is taken as seen from the landmark's front, which faces the free
 floor around it (``landmark_front``); "above" / "below" a landmark as higher / lower than its
 middle (``contracts.geometry.vertical_side``), nearest across first.
@@ -36,6 +37,7 @@ from contracts.geometry import (
     CameraIntrinsics,
     Pose,
     landmark_side,
+    level,
     project,
     sector,
     vertical_side,
@@ -150,9 +152,11 @@ def _seen_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[Obj
 
 
 def _fitting(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap | None) -> list[ObjectInstance]:
-    """The places of the hint's type on the side it names (all of them when none is), the
-    one nearest the anchor (or the Follower) first."""
+    """The places of the hint's type at the level it names, on the side it names (all of
+    them when none is), the one nearest the anchor (or the Follower) first."""
     places = memory.of_type(hint.place)
+    if hint.level is not None:  # "the upper cabinet": the wall cabinets (all, when none is known)
+        places = [p for p in places if level(p.position) == hint.level] or places
     anchors = memory.of_type(hint.anchor) if hint.anchor and hint.anchor != "you" else []
     if anchors:  # the stove's four burners are one landmark: their middle
         origin = tuple(float(np.mean([a.position[k] for a in anchors])) for k in range(3))

@@ -16,6 +16,7 @@ from agent.commanders.locations import LANDMARK_RANGE, describe, follower_direct
 from agent.commanders.steps import next_step
 from agent.followers.action_executor import parse_action_tokens
 from contracts.agents import CommanderContext
+from contracts.geometry import level
 from contracts.language import Act, Intent, ParseContext, QuestionKind, Subgoal
 from contracts.registry import commander
 from dialogue.generation import Generator, Utterance
@@ -158,6 +159,10 @@ def _check_hint(world, object_id: str, hint) -> None:
     holders = [speakable(world.objects[p].object_type) for p in world.container_chain(object_id)]
     if hint.relation in ("in", "on"):  # the named receptacle really holds the object
         assert hint.place in holders, (hint, holders)
+        kind = [world.objects[p] for p in world.container_chain(object_id) if speakable(world.objects[p].object_type) == hint.place]
+        levels = {level(o.position) for o in world.objects.values() if o.fixed and speakable(o.object_type) == hint.place}
+        # the level is said where the room has the place's kind at both, and is the place's
+        assert hint.level == (level(kind[0].position) if len(levels) > 1 else None), (hint, levels)
     else:
         assert hint.relation == "near" and any(
             speakable(o.object_type) == hint.place and o.fixed for o in world.objects.values())
@@ -191,7 +196,7 @@ def _check_hint(world, object_id: str, hint) -> None:
 
 
 def test_location_hints_are_true():
-    checked = {"you": 0, "landmark": 0, "near": 0}
+    checked = {"you": 0, "landmark": 0, "near": 0, "level": 0}
     for episode in ONE_PER_TYPE:
         for sim, task, report in walk(episode):
             step = next_step(sim.world, task, report)
@@ -201,7 +206,8 @@ def test_location_hints_are_true():
                     assert hint is not None and hint.object == speakable(sim.world.objects[object_id].object_type)
                     _check_hint(sim.world, object_id, hint)
                     checked["near" if hint.relation == "near" else "you" if hint.anchor == "you" else "landmark"] += 1
-    assert checked["you"] > 20 and checked["landmark"] > 10, checked
+                    checked["level"] += hint.level is not None
+    assert checked["you"] > 20 and checked["landmark"] > 10 and checked["level"] > 5, checked
 
 
 def test_turning_towards_a_hint_faces_the_object():

@@ -48,6 +48,8 @@ HINTS = [
     LocationHint("Apple", "in", "Fridge"),
     LocationHint("Tomato", "on", "DiningTable", "right", "Sofa"),
     LocationHint("Plate", "in", "Cabinet", "right", "you"),
+    LocationHint("Plate", "in", "Cabinet", "left", "SinkBasin", "upper"),
+    LocationHint("Pan", "in", "Cabinet", "behind", "you", "lower"),
     LocationHint("Bread", "on", "CounterTop", "behind", "Toaster"),
     LocationHint("Potato", "in", "Microwave", "front", "you"),
     LocationHint("DishSponge", "in", "SinkBasin"),

@@ -109,3 +109,19 @@ def test_above_and_below_a_landmark_are_the_places_higher_and_lower_nearest_acro
         book.add([LocationHint("Mug", "in", "Cabinet", direction, "Microwave")], Pose(0.0, 0.0, 0.0, 0.0))
         book.resolve(memory)
         assert memory.instances[book.trails["Mug"].instance].container == expected
+
+
+def test_the_upper_or_lower_cabinet_is_one_at_that_level_and_any_when_none_is_known():
+    memory = ObjectMemory()
+    low, high = [memory.add("Cabinet", where, times_seen=1).key for where in ((1.0, 0.5, 1.0), (1.5, 1.9, 1.5))]
+    for level, expected in (("upper", high), ("lower", low), (None, low)):  # no level: the nearer one
+        book = HintBook()
+        book.add([LocationHint("Plate", "in", "Cabinet", "right", "you", level)], Pose(0.0, 0.0, 0.0, 0.0))
+        book.resolve(memory)
+        assert memory.instances[book.trails["Plate"].instance].container == expected
+        del memory.instances[book.trails["Plate"].instance]
+    del memory.instances[low]
+    book = HintBook()
+    book.add([LocationHint("Plate", "in", "Cabinet", "right", "you", "lower")], Pose(0.0, 0.0, 0.0, 0.0))
+    book.resolve(memory)  # no lower cabinet known: the level does not rule the others out
+    assert memory.instances[book.trails["Plate"].instance].container == high

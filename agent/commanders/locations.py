@@ -16,14 +16,20 @@ or a piece of furniture itself is "near" the nearest landmark), and one directio
 - relative to the Follower's pose: "to your left", "to your right", "behind you", "in
   front of you" (45-degree sectors around the Follower's heading).
 
+A place of a type the room has both high and low (wall cabinets and those under the
+counter) is also named by its level: "in the upper cabinet left of the sink"
+(``contracts.geometry.level``); "left of the sink" then singles it out among the places of
+its type at its level.
+
 Everything here reads ground truth (``World``): it is Commander (oracle) knowledge.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
-from contracts.geometry import landmark_side, over_or_under
+from contracts.geometry import landmark_side, level, over_or_under
 from contracts.language import LocationHint
 from dialogue import lexicon as lx
 from simulator.geometry import heading_vector
@@ -146,9 +152,18 @@ def describe(world: World, object_id: str, anchor: str = "landmark") -> Location
         place = speakable(world.objects[_by_distance(world, near, point)[0]].object_type)
         return LocationHint(name, "near", place, you, "you")
     place = speakable(world.objects[place_id].object_type) or ""
+    hint = LocationHint(name, relation(place), place, you, "you")
     if anchor == "landmark" and _instances(world, place) > 1:
-        return _from_landmark(world, name, place, place_id, point) or LocationHint(name, relation(place), place, you, "you")
-    return LocationHint(name, relation(place), place, you, "you")
+        hint = _from_landmark(world, name, place, place_id, point) or hint
+    return replace(hint, level=place_level(world, place_id))
+
+
+def place_level(world: World, place_id: str) -> str | None:
+    """"upper" / "lower" for a place whose room has places of its kind at both levels
+    (None otherwise: "the upper fridge" says nothing)."""
+    kind = speakable(world.objects[place_id].object_type)
+    levels = {level(o.position) for o in world.objects.values() if o.fixed and speakable(o.object_type) == kind}
+    return level(world.objects[place_id].position) if len(levels) > 1 else None
 
 
 def _from_landmark(world: World, name: str, place: str, place_id: str,
@@ -189,11 +204,13 @@ def _direction(world: World, object_id: str, landmark_id: str, direction: str) -
 
 def singles_out(world: World, place_id: str, landmark_id: str, direction: str) -> bool:
     """Would a listener who takes "the cabinet right of the stove" ("... above the stove") as
-    the cabinet nearest the stove on its right (over it) pick ``place_id``? (The Follower's
+    the cabinet nearest the stove on its right (over it), of those at the level said, pick
+    ``place_id``? (The Follower's
     ``mapping.hints`` reads a hint so. Asking for a margin over the next place did not help
     a Follower whose map is off by 15 cm: ``python -m agent.hint_sides``, stop 47.)"""
-    kind = speakable(world.objects[place_id].object_type)
+    kind, said = speakable(world.objects[place_id].object_type), place_level(world, place_id)
     fitting = [o.object_id for o in world.objects.values() if o.fixed and speakable(o.object_type) == kind
+               and (said is None or level(o.position) == said)
                and _direction(world, o.object_id, landmark_id, direction) == direction]
     middle = landmark_position(world, landmark_id)
     return bool(fitting) and _by_distance(world, fitting, (middle[0], middle[2]))[0] == place_id
@@ -209,6 +226,8 @@ def applies(world: World, hint: LocationHint, object_id: str) -> bool:
             hint.relation, hint.place, hint.direction, hint.anchor)
     place_id = place_of(world, object_id)
     if place_id is None or speakable(world.objects[place_id].object_type) != hint.place:
+        return False
+    if hint.level is not None and level(world.objects[place_id].position) != hint.level:
         return False
     if hint.anchor == "you":
         return follower_direction(world, _xz(world, object_id)) == hint.direction
