@@ -205,9 +205,9 @@ def _direction(world: World, object_id: str, landmark_id: str, direction: str) -
 def singles_out(world: World, place_id: str, landmark_id: str, direction: str) -> bool:
     """Would a listener who takes "the cabinet right of the stove" ("... above the stove") as
     the cabinet nearest the stove on its right (over it), of those at the level said, pick
-    ``place_id``? (The Follower's
-    ``mapping.hints`` reads a hint so. Asking for a margin over the next place did not help
-    a Follower whose map is off by 15 cm: ``python -m agent.hint_sides``, stop 47.)"""
+    ``place_id``? (The Follower's ``mapping.hints`` reads a hint so. Asking for a margin
+    over the next place did not help a Follower whose map is off by 15 cm: ``python -m
+    agent.hint_sides``, stop 47.)"""
     kind, said = speakable(world.objects[place_id].object_type), place_level(world, place_id)
     fitting = [o.object_id for o in world.objects.values() if o.fixed and speakable(o.object_type) == kind
                and (said is None or level(o.position) == said)
