@@ -74,17 +74,13 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
 def nearest_surfaces(instance: ObjectInstance, detections: list[Detection], points: np.ndarray) -> list[Detection]:
     """The detections whose surface (the median of their mask's finite points) lies in
     ``instance``'s believed box or within ``SAME_BOX`` of the nearest of them."""
-    low = np.asarray(instance.position) - np.asarray(instance.extent) / 2
-    high = np.asarray(instance.position) + np.asarray(instance.extent) / 2
+    centre, half = np.asarray(instance.position), np.asarray(instance.extent) / 2
     gaps = []
     for d in detections:
         hits = points[d.mask]
         hits = hits[np.isfinite(hits[:, 0])]
-        if not len(hits):
-            gaps.append(np.inf)
-            continue
-        surface = np.median(hits, axis=0)
-        gaps.append(float(np.linalg.norm(np.maximum(np.maximum(low - surface, surface - high), 0.0))))
+        surface = np.median(hits, axis=0) if len(hits) else None
+        gaps.append(np.inf if surface is None else float(np.linalg.norm(np.maximum(np.abs(surface - centre) - half, 0.0))))
     best = min(gaps)
     if not np.isfinite(best):
         return detections
