@@ -7,7 +7,7 @@ was meant for (``LowLevelAction.object_key`` / ``receptacle_key``): picked up (h
 appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans what
 lies in the sink below it (and what is put there while it runs; what fills is the
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
-(and what is put on it while on). ``believe_pieces``: the pieces of a whole just sliced, in
+(and what is put on it while on, or into a pot or pan on it). ``believe_pieces``: the pieces of a whole just sliced, in
 a row across its box, believed there (``inferred``) until detected (Mask R-CNN hardly finds
 a slice: mask AP 0.00 for most piece types) or until a pickup clicked there in vain. A put
 refused with "Cannot place CreditCard in CoffeeMachine" names what the Follower really
@@ -40,6 +40,7 @@ BASINS = ("SinkBasin", "Sink")  # a put on a sink's rim lands in its basin
 FED = ("SinkBasin", "BathtubBasin")  # what a faucet runs into: the planner's basins (planner.knowledge.BASINS)
 TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
 COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: cooks what is in / on them
+VESSELS = ("Pot", "Pan", "Kettle")  # on a lit burner: cooks what is put in them (planner.knowledge.HEATING_VESSELS)
 # AI2-THOR's pieces per sliceable type (an egg cracks into one EggCracked)
 PIECES = {"Apple": 8, "Bread": 10, "Lettuce": 8, "Potato": 9, "Tomato": 8, "Egg": 1}
 PIECE_CONFIDENCE = 0.5  # a piece believed from the Follower's own slicing, not yet seen
@@ -119,8 +120,17 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
     if receptacle.object_type in BASINS and any(f.states.get("is_toggled") for f in memory.of_type("Faucet")
                                                 if _nearest([receptacle], f.position, TAP_REACH)):
         _clean([held])  # under a running tap
-    elif receptacle.object_type in COOKERS and receptacle.states.get("is_toggled"):
-        _cook([held], memory)  # onto a lit burner, into a running toaster
+    elif receptacle.object_type in COOKERS and receptacle.states.get("is_toggled") or _on_lit_burner(memory, receptacle):
+        _cook([held], memory)  # onto a lit burner, into a running toaster, into a pan on a lit burner
+
+
+def _on_lit_burner(memory: ObjectMemory, vessel: ObjectInstance) -> bool:
+    """Is ``vessel`` a pot or pan believed on a burner that is on (the planner's ``lit-under``)?
+    Without this a slice put into the pan on the lit stove was never believed cooked, and the
+    Follower carried it between the pan and the plate for 300 steps (TATC valid_unseen 0252)."""
+    burner = memory.instances.get(vessel.container or "")
+    return vessel.object_type in VESSELS and burner is not None and burner.object_type == "StoveBurner" \
+        and bool(burner.states.get("is_toggled"))
 
 
 def piece_of(object_type: str) -> str:

@@ -165,3 +165,18 @@ def test_a_faucet_cleans_what_is_in_the_basin_it_feeds_even_when_the_sink_around
     assert [b.key for b in fed_basins(memory.instances["Faucet#1"], memory.instances)] == ["SinkBasin#1"]
     _do(memory, "ToggleOn", "Faucet#1")
     assert plate.states.get("is_dirty") is False
+
+
+def test_what_is_put_into_a_pan_on_a_lit_burner_is_cooked_and_not_on_an_unlit_one():
+    """TATC valid_unseen 0252: a potato slice put into the pan on the lit stove was never
+    believed cooked, and the Follower carried it between the pan and the plate for 300 steps."""
+    memory = _scene()
+    burners = [memory.add("StoveBurner", (x, 0.92, 0.0), extent=(0.2, 0.02, 0.2), times_seen=1) for x in (0.0, 0.5)]
+    pans = [memory.add("Pan", (b.position[0], 0.97, 0.0), extent=(0.3, 0.08, 0.3), times_seen=1, container=b.key)
+            for b in burners]
+    _do(memory, "ToggleOn", burners[0].key)
+    slices = [memory.add("PotatoSliced", (-0.5, 0.95, 1.0), extent=(0.05, 0.02, 0.05), times_seen=1) for _ in pans]
+    for piece, pan in zip(slices, pans, strict=True):
+        _do(memory, "Pickup", piece.key)
+        _do(memory, "Place", None, pan.key)
+    assert slices[0].states.get("is_cooked") is True and "is_cooked" not in slices[1].states
