@@ -82,6 +82,16 @@ class HintBook:
             tried = self.tried.setdefault(kind, set())  # (not back to a place it was not in)
             self.trails[kind] = HintTrail([(h, pose) for h in heard if h.object == kind], tried)
 
+    def renamed(self, gone: str, kept: str) -> None:
+        """The mapper folded place ``gone`` into ``kept`` (one object seen in parts)."""
+        for trail in self.trails.values():
+            if trail.place == gone:
+                trail.place = kept
+        for tried in self.tried.values():  # (each trail's ``tried`` is one of these)
+            if gone in tried:
+                tried.discard(gone)
+                tried.add(kept)
+
     def resolve(self, memory: ObjectMemory, grid: GridMap | None = None,
                 shown: Callable[[ObjectInstance], bool] = lambda place: False) -> None:
         """Believe each trail's object in its place; move on from places looked into in vain

@@ -45,7 +45,7 @@ from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection
 from contracts.planning import ActionOutcome
 from contracts.registry import mapper
-from mapping.boxes import SINGLE, boxes_meet, merge_singles, nearest_box, observe_box, union_box
+from mapping.boxes import SINGLE, boxes_meet, merge_parts, nearest_box, observe_box, union_box
 from mapping.exploration import FrontierPriorSearcher
 from mapping.fixtures import FaucetBeliefs
 from mapping.hints import HintBook, shows_inside
@@ -149,8 +149,10 @@ class SemanticMapper(Mapper):
             self._navigator.in_view = self.in_view
             self._note_top_views()
             self._pieces_unseen(outcome)
-            for key in merge_singles(self.memory):
-                self.in_view.pop(key, None)
+            for gone, kept in merge_parts(self.memory):  # seen as one: what saw the part saw the whole
+                if gone in self.in_view:
+                    self.in_view[kept] = min(self.in_view.pop(gone), self.in_view.get(kept, np.inf))
+                self.hints.renamed(gone, kept)
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
         camera, pose = self.context.camera, observation.pose
