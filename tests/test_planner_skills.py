@@ -95,6 +95,20 @@ def test_put_into_a_closed_receptacle_opens_it_then_puts_again():
     assert again.action.action == "Place"
 
 
+def test_a_hinted_target_moved_into_a_closed_cabinet_ends_the_skill_so_the_plan_opens_it():
+    """A hint trail moved the plate the put was walking to into the next cabinet, a closed
+    one: no goal pose can show it, so the skill ends at once (the planner plans the Open),
+    not after three misses that left the plate out as missing (TATC valid_seen 0124)."""
+    objects = [("Cabinet", "Cabinet", (0.0, 0.5, 1.0), None, {}), ("Plate", "Plate", (0.0, 0.5, 1.0), "Cabinet", {})]
+    dets = [detection("Plate", (40, 40, 60, 60))]
+    for seen, opened, shut in ((0, False, True), (0, True, False), (1, False, False)):
+        scene = belief([(k, t, p, c, {"is_open": True} if opened and k == "Cabinet" else st)
+                        for k, t, p, c, st in objects], held="Apple")
+        scene.memory.instances["Plate"].times_seen = seen
+        first = skill("PutObject", "Apple", "Apple", "Plate", "Plate").step(observation(), scene, dets)
+        assert (first.state == SkillState.FAILED and "shut in Cabinet" in first.reason) is shut
+
+
 def test_hands_full_ends_the_skill_with_the_reason_for_the_planner():
     scene = belief(kitchen(), held="Mug")
     s = skill("PickupObject", "Apple", "Apple")
