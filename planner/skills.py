@@ -8,8 +8,9 @@ elsewhere in the mask and closer (bounded: ``MAX_RETRIES``); a target it cannot 
 arrival is looked for by looking up and down; a full hand, an unreachable target or a
 target that is not where believed ends the skill with a reason, and the planner replans
 (``History`` remembers the miss); so does a target a hint has moved into a closed cabinet
-since the plan was made (the plan must open it first: the navigator's goal poses cannot
-show it, and three misses left the hinted plate out as missing: TATC valid_seen 0124). ``SearchSkill`` explores with the navigator's searcher
+while the skill runs (the plan must open it first: the navigator's goal poses cannot show
+it, and three misses left the hinted plate out as missing: TATC valid_seen 0124); a target
+already there when the skill began is the plan's choice, not failed again and again. ``SearchSkill`` explores with the navigator's searcher
 until memory holds an object of the type; ``GotoSkill`` walks to an instance.
 """
 
@@ -57,6 +58,7 @@ class InteractSkill(Skill):
         self.scanning = self.hold = False
         self.avoid: list[tuple[float, float]] = list(history.avoid.get(self.target or "", ()))
         self.queue: list[str] = []  # recovery actions to take before the subgoal's own (e.g. "Open")
+        self.start_container: str | None = None  # where the target was believed when the skill began
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
@@ -69,7 +71,9 @@ class InteractSkill(Skill):
         if self.target is None or self.target not in belief.memory.instances:
             return SkillStep.fail(f"{self.target} is not in memory: not where believed")
         instance = belief.memory.instances[self.target]
-        if hinted_shut_in(belief, self.target):
+        if self.steps == 1:
+            self.start_container = instance.container
+        elif instance.container != self.start_container and hinted_shut_in(belief, self.target):
             return SkillStep.fail(f"{self.target} is now believed shut in {instance.container}: plan again")
         if self.reach is None:  # nearer after clicks that hit a neighbour
             misses = self.history.misclicks[self.target]
