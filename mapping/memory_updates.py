@@ -7,9 +7,10 @@ was meant for (``LowLevelAction.object_key`` / ``receptacle_key``): picked up (h
 appliance effects a Follower knows from AI2-THOR's rules: a faucet turned on cleans what
 lies in the sink below it (and what is put there while it runs; what fills is the
 planner's history), a microwave, toaster or burner turned on cooks what is in or on it
-(and what is put on it while on, or into a pot or pan on it). ``believe_pieces``: the pieces of a whole just sliced, in
-a row across its box, believed there (``inferred``) until detected (Mask R-CNN hardly finds
-a slice: mask AP 0.00 for most piece types) or until a pickup clicked there in vain. A put
+(and what is put on it while on, or into a pot or pan on it). ``believe_pieces``: the
+pieces of a whole just sliced, in a row across its box, believed there (``inferred``)
+until detected (Mask R-CNN hardly finds a slice: mask AP 0.00 for most piece types) or
+until a pickup clicked there in vain. A put
 refused with "Cannot place CreditCard in CoffeeMachine" names what the Follower really
 holds. ``believed_container`` infers from geometry what an object lies in or on.
 Dialogue location hints are ``mapping.hints``.

@@ -10,8 +10,9 @@ target that is not where believed ends the skill with a reason, and the planner 
 (``History`` remembers the miss); so does a target a hint has moved into a closed cabinet
 while the skill runs (the plan must open it first: the navigator's goal poses cannot show
 it, and three misses left the hinted plate out as missing: TATC valid_seen 0124); a target
-already there when the skill began is the plan's choice, not failed again and again. ``SearchSkill`` explores with the navigator's searcher
-until memory holds an object of the type; ``GotoSkill`` walks to an instance.
+already there when the skill began is the plan's choice, not failed again and again.
+``SearchSkill`` explores with the navigator's searcher until memory holds an object of the
+type; ``GotoSkill`` walks to an instance.
 """
 
 from __future__ import annotations
