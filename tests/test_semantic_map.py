@@ -136,19 +136,6 @@ def test_replay_draws_the_followers_own_map_beside_its_view():
         replay_log(log, egocentric=False, follower_map=("oracle-seg", "semantic"))
 
 
-def test_a_column_of_drawers_stays_apart_and_a_partial_view_joins_its_drawer():
-    from mapping.boxes import observe_box
-
-    memory = ObjectMemory()
-    for y in (0.13, 0.33, 0.54):  # three drawers stacked at one (x, z): a horizontal radius made them one
-        observe_box(memory, "Drawer", (1.0, y, 2.0), (0.45, 0.14, 0.05), 1.0, 1)
-    assert len(memory.of_type("Drawer")) == 3
-    again = observe_box(memory, "Drawer", (1.08, 0.35, 2.0), (0.25, 0.1, 0.05), 1.0, 2)  # the middle one, half seen
-    assert len(memory.of_type("Drawer")) == 3 and again.times_seen == 2 and abs(again.position[1] - 0.34) < 0.02
-    observe_box(memory, "Drawer", (1.5, 0.33, 2.0), (0.45, 0.14, 0.05), 1.0, 3)  # the next column
-    assert len(memory.of_type("Drawer")) == 4
-
-
 def test_what_the_follower_put_down_stays_where_it_put_it_while_it_rests_there():
     m = mapper()
     m.memory.add("CounterTop", (0.0, 0.9, 1.0), extent=(2.0, 0.1, 0.6), times_seen=1)
@@ -336,42 +323,6 @@ def test_with_weak_views_a_weak_sighting_seen_again_from_another_pose_makes_an_i
     for horizon in (0.0, 15.0, 30.0):
         never.update(observe(Pose(0.0, 0.0, 0.0, horizon), room_depth()), [weak])
     assert not never.memory.of_type("Mug")
-
-
-def test_two_instances_of_a_single_object_that_come_to_meet_are_merged():
-    from mapping.boxes import merge_parts
-
-    memory = ObjectMemory()
-    fridge = memory.add("Fridge", (0.0, 0.9, 0.0), extent=(0.4, 1.8, 0.7), times_seen=5)
-    door = memory.add("Fridge", (0.5, 0.9, 0.0), extent=(0.6, 1.8, 0.1), times_seen=2, states={"is_open": True})
-    apple = memory.add("Apple", (0.5, 0.5, 0.0), container=door.key)
-    far = memory.add("Fridge", (5.0, 0.9, 0.0), extent=(0.7, 1.8, 0.7))
-    cabinets = [memory.add("Cabinet", (x, 0.4, 0.0), extent=(0.5, 0.6, 0.5)) for x in (0.0, 0.5)]  # side by side: two
-    assert merge_parts(memory) == [(door.key, fridge.key)]
-    assert door.key not in memory.instances and far.key in memory.instances
-    assert fridge.states["is_open"] is True and apple.container == fridge.key
-    assert fridge.position[0] - fridge.extent[0] / 2 <= -0.19 and fridge.position[0] + fridge.extent[0] / 2 >= 0.79
-    assert all(c.key in memory.instances for c in cabinets)
-
-
-def test_a_cabinet_door_seen_in_parts_from_far_and_near_becomes_one_instance():
-    """TATC valid_unseen 0110: the door under the stove seen from 3 m (its bottom) and from
-    0.3 m looking down (its top): one instance, its box both; a cabinet above it at the
-    same level with a gap between, a wall cabinet over it and drawers in a column stay."""
-    from mapping.boxes import merge_parts
-
-    memory = ObjectMemory()
-    far = memory.add("Cabinet", (-2.78, 0.27, -3.78), extent=(0.47, 0.54, 0.40), times_seen=12)
-    pot = memory.add("Pot", (-2.78, 0.3, -3.78), container=None)
-    near = memory.add("Cabinet", (-2.77, 0.65, -3.82), extent=(0.44, 0.42, 0.34), times_seen=16)
-    pot.container = near.key
-    wall = memory.add("Cabinet", (-2.8, 1.9, -3.9), extent=(0.44, 0.6, 0.3))
-    stacked = [memory.add("Cabinet", (1.0, y, 0.0), extent=(0.5, 0.3, 0.4)) for y in (0.3, 0.75)]
-    drawers = [memory.add("Drawer", (2.0, y, 0.0), extent=(0.4, 0.15, 0.4)) for y in (0.2, 0.38)]
-    assert merge_parts(memory) == [(near.key, far.key)]
-    assert pot.container == far.key and far.position[1] - far.extent[1] / 2 <= 0.01
-    assert far.position[1] + far.extent[1] / 2 >= 0.85
-    assert all(i.key in memory.instances for i in (wall, *stacked, *drawers))
 
 
 def test_two_sightings_of_a_type_in_one_frame_are_two_objects_unless_their_boxes_meet():
