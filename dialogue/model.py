@@ -3,7 +3,8 @@ network with one classification head per output field; saving/loading the shippe
 
 Segments: ``g`` the sentence itself (goal or step), ``s`` all step instructions, ``l`` the
 last step instruction, ``p`` the first step that picks something up, ``q`` the first step
-that puts something down. Features: unigrams and
+that puts something down, ``a`` the plan the step model reads off the steps (``program``:
+each step's high-level action and arguments; see ``program_features``). Features: unigrams and
 bigrams of lower-cased tokens, plus the AI2-THOR types the lexicon finds with their role from the nearest preceding
 preposition (``O=Mug`` object, ``P=Fridge`` place, ``F=Table`` source, ``W=Pen`` "with"). The file
 (``.pt``: int8 embeddings, float16 weights, vocabularies) is a few MB.
@@ -26,8 +27,8 @@ from dialogue import lexicon as lx
 DEFAULT_MODEL = Path(__file__).parent / "models" / "trained_parser.pt"  # the shipped parser model
 
 _TOKEN_RE = re.compile(r"[a-z]+|\d+")
-SEGMENTS = ("g", "s", "l", "p", "q")
-FORMAT = "nesy-parser-v2"
+SEGMENTS = ("g", "s", "l", "p", "q", "a")
+FORMAT = "nesy-parser-v3"
 REQUIRED_MODELS = ("goal0", "step")  # a model file holds the goal ensemble (goal0, ...) and the step model
 
 
@@ -60,6 +61,11 @@ def _types(words: list[str]) -> list[str]:
     return out
 
 
+def named_types(text: str) -> set[str]:
+    """The AI2-THOR types the lexicon finds named in ``text``."""
+    return {g[2:].rstrip("+") for g in _types(tokens(text)) if g.startswith("T=")}
+
+
 def lexicon_digest() -> str:
     """A short hash of the lexicon phrase table (the ``T=``/role features depend on it)."""
     import hashlib
@@ -73,8 +79,36 @@ def _grams(text: str, prefix: str) -> list[str]:
     return [f"{prefix}:{g}" for g in grams]
 
 
-def features(goal: str, steps: Sequence[str] = ()) -> dict[str, list[str]]:
-    """Segment -> n-gram features (the same for training and inference)."""
+Program = Sequence[tuple[str, str, str]]  # per step instruction: (action, arg0, arg1) as the step model reads it
+
+
+def program_features(program: Program) -> list[str]:
+    """The step model's reading of the step instructions as features of the whole task: the
+    order of the manipulation actions (walks left out), how many pickups and puts, what the
+    first and last pickup take, where the first and last put leave it, what is toggled,
+    sliced, heated, cooled or cleaned, and the last walk's landmark. The task type and its
+    fields follow from that plan ("pick, put, pick, put" is two objects; the last put's
+    receptacle is the goal's), which bags of words see only loosely."""
+    acts = [(a, x, y) for a, x, y in program if a and a not in ("GotoLocation", "NoOp")]
+    out = ["a:seq=" + "_".join(a for a, _, _ in acts)]
+    out += [f"a:{a}>{b}" for (a, _, _), (b, _, _) in zip(acts, acts[1:], strict=False)]
+    picks = [x for a, x, _ in acts if a == "PickupObject"]
+    puts = [y for a, _, y in acts if a == "PutObject"]
+    out += [f"a:npick={min(len(picks), 3)}", f"a:nput={min(len(puts), 3)}"]
+    if picks:
+        out += [f"a:pick1={picks[0]}", f"a:pickL={picks[-1]}"]
+    if puts:
+        out += [f"a:put1={puts[0]}", f"a:putL={puts[-1]}"]
+    out += [f"a:{a}={x}" for a, x, _ in acts if a not in ("PickupObject", "PutObject")]
+    walks = [x for a, x, _ in program if a == "GotoLocation"]
+    if walks:
+        out.append(f"a:gotoL={walks[-1]}")
+    return out
+
+
+def features(goal: str, steps: Sequence[str] = (), program: Program = ()) -> dict[str, list[str]]:
+    """Segment -> n-gram features (the same for training and inference); ``program``: the
+    step model's (action, arg0, arg1) for each of ``steps``."""
     pick = next((s for s in steps if _PICK & set(tokens(s))), "")
     put = next((s for s in steps if _PUT & set(tokens(s))), "")
     return {
@@ -83,7 +117,19 @@ def features(goal: str, steps: Sequence[str] = ()) -> dict[str, list[str]]:
         "l": _grams(steps[-1], "l") if steps else [],
         "p": _grams(pick, "p"),
         "q": _grams(put, "q"),
+        "a": program_features(program) if program else [],
     }
+
+
+def programs(step_model: FieldModel, step_lists: Sequence[Sequence[str]]) -> list[list[tuple[str, str, str]]]:
+    """Per list of step instructions, the step model's (action, arg0, arg1) for each step."""
+    flat = [text for steps in step_lists for text in steps]
+    preds = step_model.labels_of([features(text) for text in flat])
+    out, k = [], 0
+    for steps in step_lists:
+        out.append([(p["action"], p["arg0"], p["arg1"]) for p in preds[k: k + len(steps)]])
+        k += len(steps)
+    return out
 
 
 class BagModel(nn.Module):
@@ -135,6 +181,15 @@ class FieldModel:
             for k in range(len(items)):
                 out[k][name] = dict(zip(self.labels[name], probs[k], strict=True))
         return out
+
+    @torch.no_grad()
+    def labels_of(self, items: Sequence[dict[str, list[str]]]) -> list[dict[str, str]]:
+        """Per item, per head: the most probable label (``predict`` without the probabilities)."""
+        if not items:
+            return []
+        self.model.eval()
+        best = {name: values.argmax(dim=1).tolist() for name, values in self.model(*self.encode(items)).items()}
+        return [{name: self.labels[name][best[name][k]] for name in best} for k in range(len(items))]
 
     def predict(self, items: Sequence[dict[str, list[str]]]) -> list[dict[str, tuple[str, float]]]:
         """Per item, per head: the most probable label and its probability."""
@@ -196,9 +251,12 @@ def load(path: Path) -> tuple[dict[str, FieldModel], dict[str, Any]]:
         blob = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:
         raise NesyError(f"{path}: not a nesy parser model ({exc})") from None
-    if not isinstance(blob, dict) or blob.get("format") != FORMAT:
-        raise NesyError(f"{path}: not a nesy parser model (expected format {FORMAT!r})")
     retrain = "retrain it with 'nesy parser train'"
+    found = blob.get("format") if isinstance(blob, dict) else None
+    if isinstance(found, str) and found.startswith("nesy-parser-") and found != FORMAT:
+        raise NesyError(f"{path}: a parser model of format {found!r}, this code reads {FORMAT!r}; {retrain}")
+    if found != FORMAT:
+        raise NesyError(f"{path}: not a nesy parser model (expected format {FORMAT!r})")
     states, meta = blob.get("models"), blob.get("meta", {})
     if not isinstance(states, dict) or not isinstance(meta, dict):
         raise NesyError(f"{path}: damaged parser model (no 'models' and 'meta' entries); {retrain}")

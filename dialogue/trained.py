@@ -1,9 +1,9 @@
 """The ``trained`` parser: the shipped n-gram models (``dialogue/models/trained_parser.pt``)
-for ALFRED goals (-> task spec: an ensemble of 3, averaged; the more probable of the
-independent decode and the best field combination seen in training) and step instructions
-(-> subgoals). Dialogue acts and TEACh task statements are decided by the rule-based parser,
-whose subgoals the step model replaces for single-step imperative sentences it is confident
-about.
+for ALFRED goals (-> task spec: an ensemble of 3, averaged, that also reads the plan the step
+model makes of the step instructions; the more probable of the independent decode and the best
+field combination seen in training) and step instructions (-> subgoals). Dialogue acts and
+TEACh task statements are decided by the rule-based parser, whose subgoals the step model
+replaces for single-step imperative sentences it is confident about.
 """
 
 from __future__ import annotations
@@ -126,7 +126,8 @@ class TrainedParser(Parser):
     def _parse_worded(self, items: Sequence[tuple[str, Sequence[str]]]) -> list[TaskSpec]:
         if not items:
             return []
-        feats = [M.features(g, list(s)) for g, s in items]
+        programs = M.programs(self.models["step"], [list(s) for _, s in items])
+        feats = [M.features(g, list(s), program) for (g, s), program in zip(items, programs, strict=True)]
         goal_models = [m for name, m in sorted(self.models.items()) if name.startswith("goal")]
         runs = [m.probabilities(feats) for m in goal_models]
         probs = [{h: {label: sum(r[k][h][label] for r in runs) / len(runs) for label in runs[0][k][h]}

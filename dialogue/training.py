@@ -40,17 +40,20 @@ class TrainConfig:
     dim: int = 32
     hidden: int = 256
     min_count: int = 2
-    goal_only_fraction: float = 0.2  # train some goals without their steps (goal-only parsing)
+    goal_only_fraction: float = 0.35  # train some goals without their steps (goal-only parsing)
+    folds: int = 3  # floor-plan folds for the step readings the goal models train on
 
 
 Example = tuple[dict[str, list[str]], dict[str, str]]
 
 
-def goal_examples(anns: list[Annotation], rng: random.Random, goal_only_fraction: float) -> list[Example]:
+def goal_examples(anns: list[Annotation], rng: random.Random, goal_only_fraction: float,
+                  programs: list[M.Program] | None = None) -> list[Example]:
+    """``programs``: each annotation's steps as a step model reads them (``crossfit_programs``)."""
     out = []
-    for ann in anns:
+    for k, ann in enumerate(anns):
         labels = {name: str(ann.gold[name]) for name in ALFRED_FIELDS}
-        out.append((M.features(ann.goal, ann.steps), labels))
+        out.append((M.features(ann.goal, ann.steps, programs[k] if programs else ()), labels))
         if rng.random() < goal_only_fraction:
             out.append((M.features(ann.goal), labels))
     return out
@@ -65,6 +68,26 @@ def step_examples(anns: list[Annotation]) -> list[Example]:
         for text, h in zip(ann.steps, high, strict=True):
             args = [str(a) for a in h["args"]] + ["", ""]
             out.append((M.features(text), {"action": h["action"], "arg0": args[0], "arg1": args[1]}))
+    return out
+
+
+def crossfit_programs(anns: list[Annotation], cfg: TrainConfig, log: Callable[[str], None] = print) -> list[M.Program]:
+    """Each annotation's program as read by a step model trained on the other ``cfg.folds``
+    folds of floor plans, so that the goal models learn how far to trust a reading of
+    unseen rooms' steps (an in-sample reading would be nearly always right)."""
+    plans = sorted({a.floor_plan or "" for a in anns})
+    if len(plans) < 2:
+        log("one floor plan: the goal models train without step readings")
+        return [()] * len(anns)
+    random.Random(cfg.seed).shuffle(plans)
+    fold = {plan: k % cfg.folds for k, plan in enumerate(plans)}
+    out: list[M.Program] = [()] * len(anns)
+    for k in range(cfg.folds):
+        log(f"reading the steps of fold {k + 1}/{cfg.folds} with a step model trained on the others")
+        model = fit(step_examples([a for a in anns if fold[a.floor_plan or ""] != k]), STEP_HEADS, cfg, log)
+        held = [i for i, a in enumerate(anns) if fold[a.floor_plan or ""] == k]
+        for i, program in zip(held, M.programs(model, [anns[i].steps for i in held]), strict=True):
+            out[i] = program
     return out
 
 
@@ -112,7 +135,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     torch.set_num_threads(1)
     anns = load_annotations(cfg.data, cfg.split, cfg.split_seed)
     rng = random.Random(cfg.seed)
-    goals = goal_examples(anns, rng, cfg.goal_only_fraction)
+    goals = goal_examples(anns, rng, cfg.goal_only_fraction, crossfit_programs(anns, cfg, log))
     steps = step_examples(anns)
     models: dict[str, M.FieldModel] = {}
     for k in range(cfg.ensemble):
@@ -123,7 +146,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     combos = sorted({tuple(str(a.gold[f]) for f in ALFRED_FIELDS) for a in anns})
     meta = {"seed": cfg.seed, "split": cfg.split, "split_seed": cfg.split_seed, "dev_fraction": DEV_FRACTION,
             "dev_floor_plans": list(dev_floor_plans(cfg.split_seed)), "epochs": cfg.epochs,
-            "ensemble": cfg.ensemble, "train_annotations": len(anns), "data": Path(cfg.data).name,
+            "ensemble": cfg.ensemble, "folds": cfg.folds, "train_annotations": len(anns), "data": Path(cfg.data).name,
             "lexicon": M.lexicon_digest(), "combos": [list(c) for c in combos]}
     M.save(Path(cfg.out), models, meta)
     seconds = time.perf_counter() - start

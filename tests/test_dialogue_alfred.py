@@ -11,9 +11,10 @@ import pytest
 
 from agent.cli import main
 from contracts.errors import NesyError
-from contracts.language import ALFRED_FIELDS
+from contracts.language import ALFRED_FIELDS, TaskSpec
 from dialogue.alfred_data import DataFormatError, load_annotations, val_floor_plans
 from dialogue.evaluate import evaluate
+from dialogue.model import features, program_features
 from dialogue.rules import RulesParser
 from dialogue.trained import TrainedParser
 from simulator.episodes.alfred import DEV_FLOOR_PLANS, ROOM_KINDS, dev_floor_plans, dev_split
@@ -98,6 +99,25 @@ def test_evaluate_reports_every_field(jsonl: Path) -> None:
     assert result["task_type"] == 1.0 and result["utterances_per_second"] > 0
 
 
+def test_evaluate_counts_misparses_whose_gold_type_the_words_never_name(jsonl: Path) -> None:
+    class Fixed(RulesParser):  # always the same spec
+        def __init__(self, spec: TaskSpec) -> None:
+            super().__init__()
+            self.spec = spec
+
+        def parse_goals(self, items):  # type: ignore[no-untyped-def]
+            return [self.spec for _ in items]
+
+    anns = load_annotations(jsonl)  # a mug for a coffee machine, both named in both annotations
+    right = TaskSpec("pick_clean_then_place_in_recep", "Mug", "CoffeeMachine")
+    named = evaluate(Fixed(replace(right, parent_target="Fridge")), anns)
+    assert (named["misparsed"], named["misparsed_gold_type_unnamed"]) == (2, 0)
+    ladle = [replace(a, gold={**a.gold, "object_target": "Ladle"}) for a in anns]  # the words say "mug"
+    unnamed = evaluate(Fixed(right), ladle)
+    assert (unnamed["misparsed"], unnamed["misparsed_gold_type_unnamed"]) == (2, 2)
+    assert evaluate(Fixed(right), anns)["misparsed"] == 0
+
+
 def test_trained_parser_parses_goals_and_steps() -> None:
     parser = TrainedParser()
     spec = parser.parse_goal("Put a clean mug in the coffee machine.", ["Pick up the mug.", "Rinse the mug in the sink.",
@@ -109,8 +129,48 @@ def test_trained_parser_parses_goals_and_steps() -> None:
         TrainedParser(TrainedParser.Params(model="/nonexistent/model.pt"))
 
 
+def test_the_step_models_reading_of_the_steps_is_a_feature_of_the_task() -> None:
+    two = [("GotoLocation", "sofa", ""), ("PickupObject", "remotecontrol", ""), ("GotoLocation", "armchair", ""),
+           ("PutObject", "remotecontrol", "armchair"), ("PickupObject", "remotecontrol", ""),
+           ("PutObject", "remotecontrol", "armchair")]
+    feats = program_features(two)
+    assert "a:seq=PickupObject_PutObject_PickupObject_PutObject" in feats
+    assert {"a:npick=2", "a:nput=2", "a:pick1=remotecontrol", "a:putL=armchair", "a:gotoL=armchair"} <= set(feats)
+    heat = program_features([("PickupObject", "mug", ""), ("HeatObject", "mug", ""), ("PutObject", "mug", "coffeemachine")])
+    assert "a:HeatObject=mug" in heat and "a:PickupObject>HeatObject" in heat and "a:npick=1" in heat
+    assert features("Put a mug away.")["a"] == [] and features("x", ["y"], [("PickupObject", "mug", "")])["a"]
+
+
+def test_a_tiny_parser_trains_on_step_readings_from_other_floor_plans(tmp_path: Path) -> None:
+    from dialogue.training import TrainConfig, crossfit_programs, train
+
+    path = tmp_path / "two.jsonl"
+    path.write_text("".join(json.dumps({**RECORD, "floor_plan": plan}) + "\n" for plan in ("FloorPlan1", "FloorPlan2")))
+    anns = load_annotations(path)
+    cfg = TrainConfig(data=path, out=tmp_path / "tiny.pt", split="all", epochs=2, ensemble=1, min_count=1, folds=2)
+    readings = crossfit_programs(anns, cfg, log=lambda _: None)
+    assert [len(r) for r in readings] == [len(a.steps) for a in anns] == [2, 0, 2, 0]
+    assert all(action for r in readings for action, _, _ in r)
+    train(cfg, log=lambda _: None)
+    spec = TrainedParser(TrainedParser.Params(model=str(cfg.out))).parse_goal("Put a clean mug in the coffee machine.",
+                                                                             ["Go to the counter.", "Pick up the mug."])
+    assert spec.task_type == "pick_clean_then_place_in_recep"
+
+
+def test_an_old_or_foreign_parser_model_file_gives_one_clear_message(tmp_path: Path) -> None:
+    import torch
+
+    old, other = tmp_path / "old.pt", tmp_path / "other.pt"
+    torch.save({"format": "nesy-parser-v2", "models": {}, "meta": {}}, old)
+    torch.save({"weights": [1, 2]}, other)
+    with pytest.raises(NesyError, match="format 'nesy-parser-v2'.*nesy parser train"):
+        TrainedParser(TrainedParser.Params(model=str(old)))
+    with pytest.raises(NesyError, match="not a nesy parser model"):
+        TrainedParser(TrainedParser.Params(model=str(other)))
+
+
 def test_trained_parser_keeps_its_other_readings_of_a_loose_word() -> None:
-    spec = TrainedParser().parse_goal("Grab magazine from bed, place onto desk.")
+    spec = TrainedParser().parse_goal("Put a cd on the desk.")
     assert spec.parent_target == "Desk" and "Dresser" in spec.alternatives["parent_target"]
     assert all(spec.parent_target not in others and "" not in others for others in spec.alternatives.values())
     assert "toggle_target" not in spec.alternatives and "mrecep_target" not in spec.alternatives  # empty fields
