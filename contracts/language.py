@@ -26,6 +26,8 @@ ALFRED_TASK_TYPES = (
     "pick_and_place_with_movable_recep",
 )
 ALFRED_FIELDS = ("task_type", "object_target", "parent_target", "toggle_target", "mrecep_target", "object_sliced")
+ALFRED_TYPE_FIELDS = ALFRED_FIELDS[1:5]
+"""The ALFRED fields that name an AI2-THOR type (object, parent, lamp, movable receptacle)."""
 
 ALL = -1
 """``Subgoal.count`` for "all of them"."""

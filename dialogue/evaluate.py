@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from contracts.language import ALFRED_FIELDS, Parser
+from contracts.language import ALFRED_FIELDS, ALFRED_TYPE_FIELDS, Parser
 from dialogue.alfred_data import Annotation
 from dialogue.model import named_types
 
@@ -58,12 +58,9 @@ def evaluate(parser: Parser, annotations: list[Annotation], use_steps: bool = Tr
     return out
 
 
-TYPE_FIELDS = ("object_target", "parent_target", "toggle_target", "mrecep_target")
-
-
 def _gold_unnamed(ann: Annotation, predicted: dict[str, Any], use_steps: bool) -> bool:
     """Is a wrongly parsed type field's gold type named nowhere in the words the parser read?"""
-    wrong = [str(ann.gold[f]) for f in TYPE_FIELDS if predicted[f] != ann.gold[f] and ann.gold[f]]
+    wrong = [str(ann.gold[f]) for f in ALFRED_TYPE_FIELDS if predicted[f] != ann.gold[f] and ann.gold[f]]
     if not wrong:
         return False
     named = named_types(" ".join((ann.goal, *(ann.steps if use_steps else ()))))

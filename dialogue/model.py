@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +74,16 @@ def lexicon_digest() -> str:
     return hashlib.sha256(repr(sorted(lx.phrase_table().items())).encode()).hexdigest()[:12]
 
 
-def _grams(text: str, prefix: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def _plain_grams(text: str) -> tuple[str, ...]:
+    """Unigrams, bigrams and lexicon types of ``text``: a step is read by the step model and
+    again in the goal's segments (all steps, last, pick, put), so it is analysed once."""
     words = tokens(text)
-    grams = words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)] + _types(words)
-    return [f"{prefix}:{g}" for g in grams]
+    return tuple(words + [f"{a}_{b}" for a, b in zip(words, words[1:], strict=False)] + _types(words))
+
+
+def _grams(text: str, prefix: str) -> list[str]:
+    return [f"{prefix}:{g}" for g in _plain_grams(text)]
 
 
 Program = Sequence[tuple[str, str, str]]  # per step instruction: (action, arg0, arg1) as the step model reads it

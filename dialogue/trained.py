@@ -19,6 +19,7 @@ import numpy as np
 
 from contracts.language import (
     ALFRED_FIELDS,
+    ALFRED_TYPE_FIELDS,
     Intent,
     ParseContext,
     Parser,
@@ -45,7 +46,6 @@ NOVELTY_MARGIN = 0.0
 # a type the floor plan lacks, the first alternative it has is right in 68 at 0.01, 72 at 0.001.
 ALTERNATIVE_MIN = 0.001
 ALTERNATIVES = 4
-ALTERNATIVE_FIELDS = ("object_target", "parent_target", "toggle_target", "mrecep_target")
 
 
 @lru_cache(maxsize=1)
@@ -89,7 +89,7 @@ def _with_alternatives(spec: TaskSpec, p: dict[str, dict[str, float]]) -> TaskSp
     spec.alternatives = {
         name: tuple(label for label, prob in sorted(p[name].items(), key=lambda kv: -kv[1])
                     if label and label != chosen[name] and prob >= ALTERNATIVE_MIN)[:ALTERNATIVES]
-        for name in ALTERNATIVE_FIELDS if chosen[name]}
+        for name in ALFRED_TYPE_FIELDS if chosen[name]}
     return spec
 
 
