@@ -10,7 +10,10 @@ in the same place (the mapper lets such a weak detection only confirm what it ex
 Symbolic runs (no frames) see nothing.
 Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
 with ``torch.load(..., weights_only=True)``; a missing or damaged file is one line naming
-it and the commands that make it. Never imports the simulator.
+it and the commands that make it. With the shipped weights the class of every region is
+decided by the shipped region classifier (``perception.region_classifier``: the box head's
+feature plus the region's own pixels); ``region_classifier: none`` leaves it to the box
+head. Never imports the simulator.
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ from perception.maskrcnn_model import (
     build_model,
     for_inference,
     load_weights,
+    sha256,
+)
+from perception.region_classifier import (
+    DEFAULT_REGION_WEIGHTS,
+    load_region_classifier,
+    region_inputs,
 )
 
 
@@ -47,6 +56,9 @@ class MaskRCNNPerception(Perception):
         focus_threshold: float = field(default=0.25, metadata={"range": (0.0, 1.0)})
         mask_threshold: float = field(default=0.5, metadata={"range": (0.0, 1.0)})
         threads: int = field(default=1, metadata={"range": (1, 64)})  # torch CPU threads
+        # a region classifier file fitted to ``weights``; "" = the shipped one with the shipped
+        # weights (none with other weights), "none" = the box head's own classes
+        region_classifier: str = ""
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -59,6 +71,13 @@ class MaskRCNNPerception(Perception):
             raise WeightsError(f"{path}: its tensors do not fit the network it describes "
                                f"({str(exc).splitlines()[0][:100]}); make it again with: {MAKE_WEIGHTS}") from None
         self._setup(model, classes)
+        regions = self.params.region_classifier
+        if regions == "" and not self.params.weights and DEFAULT_REGION_WEIGHTS.is_file():
+            regions = str(DEFAULT_REGION_WEIGHTS)
+        if regions not in ("", "none"):
+            self.regions, self.region_config, region_meta = load_region_classifier(Path(regions), self.classes,
+                                                                                   sha256(path))
+            self.meta = {**self.meta, "region_classifier": {"file": regions, **region_meta}}
 
     @classmethod
     def from_model(cls, model: Any, classes: tuple[str, ...], params: Params | None = None) -> MaskRCNNPerception:
@@ -75,6 +94,7 @@ class MaskRCNNPerception(Perception):
         torch.set_num_threads(self.params.threads)
         self.model = for_inference(model)
         self.classes = tuple(classes)
+        self.regions = self.region_config = None
 
     def reset(self, context: ModuleContext) -> None:
         import torch
@@ -90,17 +110,36 @@ class MaskRCNNPerception(Perception):
         the same either way, since dropping lower-scoring boxes changes neither which
         higher-scoring ones survive per-class NMS nor the top ``detections_per_image``)."""
         import torch
+        from torchvision.models.detection.roi_heads import maskrcnn_inference
 
         image = image_tensor(rgb)
-        heads = self.model.roi_heads
+        model, heads = self.model, self.model.roi_heads
         with torch.inference_mode():
+            images, features, proposals = first_stages(model, image)
+            sizes = images.image_sizes
+            logits, deltas = self.classify(image, features, proposals[0], sizes[0])
             heads.score_thresh = floor
             try:
-                out = self.model([image])[0]
+                boxes, scores, labels = heads.postprocess_detections(logits, deltas, proposals, sizes)
             finally:
                 heads.score_thresh = MODEL_FLOOR
+            masks = maskrcnn_inference(heads.mask_predictor(heads.mask_head(heads.mask_roi_pool(features, boxes, sizes))),
+                                       labels)
+            out = model.transform.postprocess([{"boxes": boxes[0], "labels": labels[0], "scores": scores[0],
+                                                "masks": masks[0]}], sizes, [tuple(image.shape[1:])])[0]
         return {"boxes": out["boxes"].numpy(), "labels": out["labels"].numpy(),
                 "scores": out["scores"].numpy(), "masks": out["masks"][:, 0].numpy()}
+
+    def classify(self, image: Any, features: Any, boxes: Any, size: tuple[int, int]) -> tuple[Any, Any]:
+        """(class logits, box regression) of ``boxes`` (N x 4 in the network's resized frame of
+        ``size``): the box head's, the logits from the region classifier when one is loaded."""
+        heads = self.model.roi_heads
+        box_features = heads.box_head(heads.box_roi_pool(features, [boxes], [size]))
+        logits, deltas = heads.box_predictor(box_features)
+        if self.regions is not None:
+            crops, shapes = region_inputs(image, boxes * frame_scale(image, size), self.region_config)
+            logits = self.regions(box_features, crops, shapes)
+        return logits, deltas
 
     def detect(self, observation: Observation) -> list[Detection]:
         if observation.rgb is None:  # a symbolic run: no frames
@@ -124,6 +163,23 @@ class MaskRCNNPerception(Perception):
             detections.append(Detection(object_type, float(min(max(score, 0.0), 1.0)),
                                         (x0, y0, x1, y1), mask))
         return detections
+
+
+def first_stages(model: Any, image: Any) -> tuple[Any, Any, list[Any]]:
+    """(transformed images, feature maps, proposals) of one 3 x H x W frame: the network's
+    eval forward up to the box head (``predict`` goes on from there, as torchvision's
+    ``MaskRCNN.forward`` does, so the region classifier can see each proposal's pixels)."""
+    images, _ = model.transform([image])
+    features = model.backbone(images.tensors)
+    proposals, _ = model.rpn(images, features)
+    return images, features, proposals
+
+
+def frame_scale(image: Any, size: tuple[int, int]) -> Any:
+    """The factors (x, y, x, y) from the network's resized frame of ``size`` (H, W) back to ``image``'s pixels."""
+    import torch
+
+    return torch.tensor([image.shape[2] / size[1], image.shape[1] / size[0]] * 2)
 
 
 def _outranked(out: dict[str, np.ndarray]) -> np.ndarray:

@@ -4,7 +4,8 @@ proposal network or the box head.
 For every ground-truth object of a COCO set from ``nesy detector data`` it measures two
 things. First, the best IoU between the object's box and the RPN's proposals, at the
 module's own test-time proposal count. Second, the box head's class for the object's exact
-ground-truth box, pooled as if it were a proposal. A class whose objects get good proposals
+ground-truth box, pooled as if it were a proposal (decided by the region classifier when the
+module has one). A class whose objects get good proposals
 but whose exact boxes the head calls background is lost in the head; more anchors would not
 find it. Results are grouped per class, and per shape: thin boxes (long side at least four
 times the short) against compact ones."""
@@ -82,9 +83,7 @@ def probe(module: MaskRCNNPerception, rgb: np.ndarray, objects: list[tuple[str, 
         features = model.backbone(images.tensors)
         proposals = model.rpn(images, features)[0][0]
         best = box_iou(boxes, proposals).max(dim=1).values if len(proposals) else torch.zeros(len(objects))
-        heads = model.roi_heads
-        pooled = heads.box_roi_pool(features, [boxes], images.image_sizes)
-        probabilities = torch.softmax(heads.box_predictor(heads.box_head(pooled))[0], dim=-1)
+        probabilities = torch.softmax(module.classify(image, features, boxes, images.image_sizes[0])[0], dim=-1)
     out = []
     for k, (name, (_, _, w, h)) in enumerate(objects):
         label = module.classes.index(name) + 1

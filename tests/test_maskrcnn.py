@@ -20,6 +20,7 @@ from perception.data_gen import DataSpec, generate
 from perception.maskrcnn import MaskRCNNPerception
 from perception.maskrcnn_model import (
     BACKBONE_SHA256,
+    DEFAULT_WEIGHTS,
     ModelConfig,
     WeightsError,
     backbone_checkpoint,
@@ -288,18 +289,18 @@ def best_iou(detection, truth, boxes: bool = False) -> float:
 
 
 def test_the_shipped_weights_detect_the_large_objects_of_a_reference_frame(reference_frame):
-    """The shipped model on a floor plan it never saw: the fridge, the counter top and the
-    cabinets are detected with the right class (box IoU >= 0.5 with the true object, COCO's
-    criterion), and so is the sink basin once the Follower looks for it (``attend``: the
-    focus threshold, as when a step names the sink); no detection names a class that is not
-    in the frame, and most masks match their object. The basin holds a tomato, an apple and
-    a knife: since stop 44 draws them apart (simulator/render/utensils.py) its best box scores
-    0.39-0.46, under the plain 0.5 threshold, with the shipped weights before and after that
-    stop's training chunk."""
+    """The shipped network alone (no region classifier) on a floor plan it never saw: the
+    fridge, the counter top and the cabinets are detected with the right class (box IoU >=
+    0.5 with the true object, COCO's criterion), and so is the sink basin once the Follower
+    looks for it (``attend``: the focus threshold, as when a step names the sink); no
+    detection names a class that is not in the frame, and most masks match their object. The
+    basin holds a tomato, an apple and a knife: since stop 44 draws them apart
+    (simulator/render/utensils.py) its best box scores 0.39-0.46, under the plain 0.5
+    threshold, with the shipped weights before and after that stop's training chunk."""
     rgb, truth = reference_frame
     assert {"Fridge", "CounterTop", "SinkBasin", "Cabinet"} <= set(truth)
-    module = MaskRCNNPerception()  # the shipped perception/weights/maskrcnn.pt
-    assert module.meta["steps"] > 0 and "float16" in module.meta["stored"]
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(region_classifier="none"))
+    assert module.meta["steps"] > 0 and "float16" in module.meta["stored"] and module.regions is None
     detections = module.detect(observation(rgb))
     assert {"Fridge", "CounterTop", "Cabinet"} <= {d.object_type for d in detections
                                                    if best_iou(d, truth, boxes=True) >= 0.5}
@@ -309,6 +310,25 @@ def test_the_shipped_weights_detect_the_large_objects_of_a_reference_frame(refer
     module.attend(frozenset({"SinkBasin"}))
     assert any(d.object_type == "SinkBasin" and best_iou(d, truth, boxes=True) >= 0.5
                for d in module.detect(observation(rgb)))
+
+
+def test_the_shipped_module_with_its_region_classifier_on_the_reference_frame(reference_frame):
+    """The default module (the shipped weights and region classifier) on the same frame
+    finds more of it (the pot; an egg and a burner whose boxes meet theirs at IoU 0.47 and
+    0.42: 21 detections against 19) with the large objects right and most masks matching. It names one class the frame lacks: a cell phone
+    of 24 pixels (under the 50 that the truth list needs) called a pan. On this frame it loses
+    the sink basin that the network alone finds when attended (the basin's box scores 0.19 as
+    a basin, 0.27 as the sink around it); over 500 valid_unseen frames SinkBasin's AP@0.5 is
+    0.60 with it and without (docs/perception.md)."""
+    rgb, truth = reference_frame
+    module = MaskRCNNPerception()
+    assert module.regions is not None
+    assert module.meta["region_classifier"]["base_sha256"] == sha256(DEFAULT_WEIGHTS)
+    detections = module.detect(observation(rgb))
+    assert {"Fridge", "CounterTop", "Cabinet", "Pot"} <= {d.object_type for d in detections
+                                                          if best_iou(d, truth, boxes=True) >= 0.5}
+    assert sum(d.object_type not in truth for d in detections) <= 1
+    assert sum(best_iou(d, truth) >= 0.5 for d in detections) >= 0.75 * len(detections)
 
 
 def test_detect_drops_low_scores_before_the_mask_head_with_the_same_result(reference_frame):
@@ -356,7 +376,7 @@ def test_the_inference_network_folds_its_norms_and_detects_as_the_plain_one(refe
     so a network still training keeps its norms."""
     from torchvision.ops import FrozenBatchNorm2d
 
-    from perception.maskrcnn_model import DEFAULT_WEIGHTS, load_weights
+    from perception.maskrcnn_model import load_weights
 
     rgb, _ = reference_frame
     config, classes, state, _ = load_weights(DEFAULT_WEIGHTS)

@@ -60,6 +60,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "torch threads (for one core: taskset -c 0 ... --threads 1).",
     )
     percept.add_argument("--weights", default="", help="weights file (default: the shipped one)")
+    percept.add_argument("--region-classifier", default="", metavar="FILE",
+                         help="a region classifier file (default: the shipped one with the shipped weights; none: off)")
     percept.add_argument("--untrained", action="store_true",
                          help="an untrained network (ImageNet backbone, random heads) instead of weights")
     percept.add_argument("--frames", type=int, default=50, help="timed frames (default 50)")
@@ -175,7 +177,8 @@ def run_perception(args: argparse.Namespace) -> int:
     from perception.data_gen import sample_frames
     from perception.maskrcnn import MaskRCNNPerception
 
-    params = MaskRCNNPerception.Params(weights=args.weights, threads=args.threads)
+    params = MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
+                                       region_classifier=args.region_classifier)
     if args.untrained:
         import torch
 
@@ -189,7 +192,8 @@ def run_perception(args: argparse.Namespace) -> int:
         module = MaskRCNNPerception(params)
     result = benchmark(module, sample_frames("valid_unseen", max(args.frames, 1), seed=args.seed))
     result = {**result, "threads": args.threads,
-              "weights": "untrained" if args.untrained else (args.weights or "shipped")}
+              "weights": "untrained" if args.untrained else (args.weights or "shipped"),
+              "region_classifier": module.meta.get("region_classifier", {}).get("file", "none")}
     if args.json:
         print_json(result)
     else:

@@ -1,9 +1,11 @@
-"""``nesy detector {data,train,eval,export}``: the Mask R-CNN perception pipeline (docs/perception.md).
+"""``nesy detector {data,train,eval,stages,regions,export}``: the Mask R-CNN perception pipeline
+(docs/perception.md).
 
 ``data`` renders COCO sets with exact instance masks (train floor plans for OUT/train,
 valid_unseen's for OUT/valid), ``train`` trains on a set on the CPU (seeded, checkpointed,
-resumable: rerun the same command), ``eval`` scores weights with pycocotools, ``export``
-writes the shipped (float16) form of a weights file.
+resumable: rerun the same command), ``eval`` scores weights with pycocotools, ``regions``
+fits the region classifier to a weights file, ``export`` writes the shipped (float16) form
+of a weights file.
 """
 
 from __future__ import annotations
@@ -72,6 +74,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                           help="a folder from 'nesy detector data' (its valid/ set is used) or a set folder")
     evaluate.add_argument("--weights", default="", help="weights file (default: the shipped "
                           "perception/weights/maskrcnn.pt)")
+    evaluate.add_argument("--region-classifier", default="", metavar="FILE",
+                          help="a region classifier fitted to --weights (default: the shipped one with the shipped "
+                          "weights; none: the box head's own classes)")
     evaluate.add_argument("--limit", type=positive_int, default=None, help="evaluate the first N images only")
     evaluate.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object (last line)")
@@ -82,11 +87,33 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     stage.add_argument("--data", required=True,
                        help="a set folder, or a folder from 'nesy detector data' (its valid/ set is used)")
     stage.add_argument("--weights", default="", help="weights file (default: the shipped perception/weights/maskrcnn.pt)")
+    stage.add_argument("--region-classifier", default="", metavar="FILE",
+                       help="as for eval (default: the shipped one with the shipped weights; none: the box head's)")
     stage.add_argument("--classes", nargs="+", default=[], metavar="CLASS", help="only these classes (default: all)")
     stage.add_argument("--limit", type=positive_int, default=None, help="the first N images only")
     stage.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     stage.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     stage.set_defaults(handler=run_stages)
+
+    regions = sub.add_parser("regions", help="fit the region classifier (the box head's feature plus each "
+                             "region's pixels) to a weights file, on sets of train floor plans")
+    regions.add_argument("--data", required=True, nargs="+", metavar="SET",
+                         help="folders from 'nesy detector data' (their train/ sets are used) or set folders")
+    regions.add_argument("--out", required=True, help="the region classifier file to write")
+    regions.add_argument("--weights", default="", help="the Mask R-CNN weights it is fitted to (default: the shipped "
+                         "perception/weights/maskrcnn.pt)")
+    regions.add_argument("--images", type=positive_int, default=4000, help="frames per set at most (default 4000)")
+    regions.add_argument("--epochs", type=positive_int, default=6)
+    regions.add_argument("--balance", type=float, default=0.5,
+                         help="class weights count ** -BALANCE (0: none; default 0.5)")
+    regions.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
+    regions.add_argument("--seed", type=int, default=0)
+    regions.add_argument("--cache", default="", metavar="FOLDER",
+                         help="keep each set's collected regions in FOLDER; a later fit of the same sets, frames and "
+                         "weights reads them instead of collecting again (about 0.4 GB per 1,000 frames; keep it "
+                         "under runs/)")
+    regions.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    regions.set_defaults(handler=run_regions)
 
     export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
     export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
@@ -168,10 +195,31 @@ def run_eval(args: argparse.Namespace) -> int:
 
     data = _set_folder(args.data, "valid")
     torch.set_num_threads(args.threads)
-    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads))
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
+                                                          region_classifier=args.region_classifier))
     result = evaluate(module, data, limit=args.limit)
     result = {**result, "data": str(data), "weights": args.weights or "shipped", "threads": args.threads}
     return _emit(result, args.json)
+
+
+def run_regions(args: argparse.Namespace) -> int:
+    import torch
+
+    from perception.maskrcnn import MaskRCNNPerception
+    from perception.maskrcnn_model import DEFAULT_WEIGHTS, sha256
+    from perception.region_fit import RegionFitSpec, fit
+    from perception.train import check_training_set
+
+    sets = tuple(str(_set_folder(folder, "train")) for folder in args.data)
+    for folder in sets:
+        check_training_set(Path(folder))
+    torch.set_num_threads(args.threads)
+    weights = Path(args.weights) if args.weights else DEFAULT_WEIGHTS
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=str(weights), threads=args.threads,
+                                                          region_classifier="none"))
+    spec = RegionFitSpec(data=sets, out=args.out, images=args.images, epochs=args.epochs, balance=args.balance,
+                         seed=args.seed, cache=args.cache)
+    return _emit(fit(spec, module, sha256(weights)), args.json)
 
 
 def run_stages(args: argparse.Namespace) -> int:
@@ -182,7 +230,8 @@ def run_stages(args: argparse.Namespace) -> int:
 
     data = _set_folder(args.data, "valid")
     torch.set_num_threads(args.threads)
-    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads))
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
+                                                          region_classifier=args.region_classifier))
     try:
         result = stages(module, data, classes=tuple(args.classes), limit=args.limit)
     except ValueError as exc:
