@@ -12,7 +12,8 @@ pieces of a whole just sliced, in a row across its box, believed there (``inferr
 until detected (Mask R-CNN hardly finds a slice: mask AP 0.00 for most piece types) or
 until a pickup clicked there in vain. A put
 refused with "Cannot place CreditCard in CoffeeMachine" names what the Follower really
-holds. ``believed_container`` infers from geometry what an object lies in or on.
+holds; a slice refused with "Agent must hold a Knife or ButterKnife" says that what it holds
+is no knife (``not_a_knife``). ``believed_container`` infers from geometry what an object lies in or on.
 Dialogue location hints are ``mapping.hints``.
 """
 
@@ -45,6 +46,8 @@ VESSELS = ("Pot", "Pan", "Kettle")  # on a lit burner: cooks what is put in them
 # AI2-THOR's pieces per sliceable type (an egg cracks into one EggCracked)
 PIECES = {"Apple": 8, "Bread": 10, "Lettuce": 8, "Potato": 9, "Tomato": 8, "Egg": 1}
 PIECE_CONFIDENCE = 0.5  # a piece believed from the Follower's own slicing, not yet seen
+# AI2-THOR's refusal of a slice: what the Follower holds is not a knife, whatever it was taken for
+NOT_A_KNIFE_ERROR = "must hold a knife or butterknife"
 CARRY_HEIGHT = 0.3  # metres above a picked-up object's bottom that what rests on it may reach
 CARRY_MARGIN = 0.05  # metres beyond its believed box (a box from depth points is smaller than the plate)
 
@@ -61,6 +64,10 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
         target.states["is_toggled"] = True  # "Cannot open the Microwave while it is on"
     if not outcome.success and verb == "put":
         _held_is(memory, outcome.error)
+    if not outcome.success and verb == "slice" and NOT_A_KNIFE_ERROR in outcome.error.lower():
+        held = memory.instances.get(memory.held or "")
+        if held is not None:
+            held.states["not_a_knife"] = True  # a detection took it for a knife: the planner stops slicing with it
     if not outcome.success and verb == "pickup" and target is not None and target.states.get("inferred"):
         _unsure_where(memory, target)
     if not outcome.success or verb is None:

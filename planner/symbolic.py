@@ -147,6 +147,8 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         state.positions[key] = (inst.position[0], inst.position[2])
         state.facts.add(("present", key))
         state._type_facts(key, inst.object_type)
+        if inst.states.get("not_a_knife"):  # a slice with it was refused: taken for a knife, it is none
+            state.facts.discard(("knife", key))
         for name, fact in STATE_FACTS.items():
             value = inst.states.get(name, assumed(name, inst.object_type))
             if name == "is_dirty" and inst.object_type in history.doubted:  # "Rinse the dirty mug", said again

@@ -42,6 +42,17 @@ def test_a_put_refused_for_the_held_type_names_what_is_really_held():
     assert held.object_type == "CreditCard" and "Mug#1" not in memory.instances and not memory.of_type("Mug")
 
 
+def test_a_refused_slice_says_the_held_thing_is_no_knife():
+    memory = _scene()
+    _do(memory, "Pickup", "Mug#1")
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Slice", {"x": 0.5, "y": 0.5}, "Apple#1"), False,
+                                        "No object that can be acted on (sliceable) at (0.50, 0.50)"))
+    assert "not_a_knife" not in memory.instances["Mug#1"].states  # a miss says nothing of what is held
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Slice", {"x": 0.5, "y": 0.5}, "Apple#1"), False,
+                                        "Agent must hold a Knife or ButterKnife to slice"))
+    assert memory.instances["Mug#1"].states["not_a_knife"] and memory.held == "Mug#1"
+
+
 def test_own_actions_update_the_memory():
     memory = _scene()
     mug = memory.instances["Mug#1"]

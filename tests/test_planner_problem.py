@@ -212,6 +212,18 @@ def test_roles_share_the_pieces_of_one_whole():
     assert ("SliceObject", "Bread", None) in actions(plan)
 
 
+def test_a_held_thing_that_would_not_slice_is_put_down_for_a_real_knife():
+    """A detection took a fork for a knife; the slice was refused ("Agent must hold a Knife
+    or ButterKnife"), so the memory marks it ``not_a_knife``. Without that the Follower
+    sliced with it again until the failed-action limit (TATC valid_unseen 0120, 0240)."""
+    goal = Goal(None, (Subgoal("SliceObject", "Apple"),))
+    fake = [("Fake", "Knife", (0.0, 1.0, 0.5), None, {"not_a_knife": True})]
+    steps = actions(planner().plan(goal, belief(kitchen(more=fake), held="Fake")))
+    assert steps[0][0] == "PutObject" and steps[0][1] == "Fake"
+    assert steps.index(("PickupObject", "Knife", None)) < steps.index(("SliceObject", "Apple", None))
+    assert not symbolic_state(belief(kitchen(more=fake), held="Fake"), History()).holds("knife", "Fake")
+
+
 def test_a_goal_plate_is_not_parked_on_the_other_goal_plate():
     from planner.binding import CompiledGoal
 
