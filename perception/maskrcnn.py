@@ -72,7 +72,7 @@ class MaskRCNNPerception(Perception):
                                f"({str(exc).splitlines()[0][:100]}); make it again with: {MAKE_WEIGHTS}") from None
         self._setup(model, classes)
         regions = self.params.region_classifier
-        if regions == "" and not self.params.weights and DEFAULT_REGION_WEIGHTS.is_file():
+        if regions == "" and not self.params.weights:
             regions = str(DEFAULT_REGION_WEIGHTS)
         if regions not in ("", "none"):
             self.regions, self.region_config, region_meta = load_region_classifier(Path(regions), self.classes,

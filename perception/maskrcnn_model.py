@@ -232,7 +232,7 @@ def export_weights(source: Path, target: Path, note: dict[str, Any] | None = Non
     import torch
 
     config, classes, state, meta = load_weights(source)
-    shipped = {k: (v.half() if v.is_floating_point() and v.dim() >= 2 else v) for k, v in state.items()}
+    shipped = half_weights(state)
     meta = {**{k: v for k, v in meta.items() if k != "data_info"}, **(note or {}), "source": str(source),
             "stored": "float16 conv/linear weights, float32 the rest"}
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -243,13 +243,26 @@ def export_weights(source: Path, target: Path, note: dict[str, Any] | None = Non
     return {"weights": str(target), "bytes": target.stat().st_size, "sha256": sha256(target), "meta": meta}
 
 
+def half_weights(state: dict[str, Any]) -> dict[str, Any]:
+    """A state dict with every floating tensor of two or more dimensions (conv and linear
+    weights, nearly all of the bytes) in float16; ``load_state_dict`` casts them back."""
+    return {k: (v.half() if v.is_floating_point() and v.dim() >= 2 else v) for k, v in state.items()}
+
+
+def read_tagged(path: Path, what: str, tag: str, remedy: str) -> dict[str, Any]:
+    """The dict saved in ``path`` with ``format`` = ``tag``; one clear ``WeightsError`` line
+    naming the file and ``remedy`` otherwise."""
+    raw = _torch_load(path, what, remedy)
+    if not isinstance(raw, dict) or raw.get("format") != tag:
+        raise WeightsError(f"{path}: not a nesy {what.removesuffix(' file')} file (no '{tag}' format tag); "
+                           f"make one with: {remedy}")
+    return raw
+
+
 def load_weights(path: Path) -> tuple[ModelConfig, tuple[str, ...], dict, dict[str, Any]]:
     """(config, classes, state dict, meta) of a weights file or training checkpoint; one
     clear ``WeightsError`` line naming the file and how to make it otherwise."""
-    raw = _torch_load(path, "Mask R-CNN weights file", MAKE_WEIGHTS)
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise WeightsError(f"{path}: not a nesy Mask R-CNN weights file (no '{FORMAT}' format tag); "
-                           f"make one with: {MAKE_WEIGHTS}")
+    raw = read_tagged(path, "Mask R-CNN weights file", FORMAT, MAKE_WEIGHTS)
     try:
         config = ModelConfig.from_dict(raw["config"])
         classes = tuple(str(c) for c in raw["classes"])

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from perception.maskrcnn_model import WeightsError, _torch_load
+from perception.maskrcnn_model import WeightsError, half_weights, read_tagged
 
 FORMAT = "nesy-region-classifier-v1"
 DEFAULT_REGION_WEIGHTS = Path(__file__).resolve().parent / "weights" / "region_classifier.pt"
@@ -104,7 +104,7 @@ def save_region_classifier(path: Path, model, config: RegionConfig, classes: tup
 
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    state = {k: (v.half() if v.is_floating_point() and v.dim() >= 2 else v) for k, v in model.state_dict().items()}
+    state = half_weights(model.state_dict())
     config_dict = {**asdict(config), "channels": list(config.channels)}
     torch.save({"format": FORMAT, "config": config_dict, "classes": list(classes), "state": state, "meta": meta}, tmp)
     tmp.replace(path)
@@ -113,10 +113,7 @@ def save_region_classifier(path: Path, model, config: RegionConfig, classes: tup
 def load_region_classifier(path: Path, classes: tuple[str, ...], base_sha256: str):
     """(model in eval mode, config, meta) of a region classifier file fitted to the Mask
     R-CNN weights whose SHA-256 is ``base_sha256``; one clear ``WeightsError`` otherwise."""
-    raw = _torch_load(path, "region classifier file", MAKE_REGION_WEIGHTS)
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise WeightsError(f"{path}: not a nesy region classifier file (no '{FORMAT}' format tag); "
-                           f"make one with: {MAKE_REGION_WEIGHTS}")
+    raw = read_tagged(path, "region classifier file", FORMAT, MAKE_REGION_WEIGHTS)
     try:
         config = RegionConfig.from_dict(raw["config"])
         meta = dict(raw.get("meta") or {})

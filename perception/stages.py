@@ -21,7 +21,7 @@ import numpy as np
 
 from perception.classes import CLASSES
 from perception.coco import CocoFrames, image_tensor
-from perception.maskrcnn import MaskRCNNPerception
+from perception.maskrcnn import MaskRCNNPerception, first_stages, frame_scale
 
 THIN_RATIO = 4.0  # long side / short side at or above which a box counts as thin
 PROPOSED_IOU = 0.5  # a proposal this close is one the box head would be trained to keep
@@ -77,11 +77,9 @@ def probe(module: MaskRCNNPerception, rgb: np.ndarray, objects: list[tuple[str, 
     image = image_tensor(rgb)
     boxes = torch.tensor([[x, y, x + w, y + h] for _, (x, y, w, h) in objects], dtype=torch.float32)
     with torch.inference_mode():
-        images, _ = model.transform([image])
-        (height, width), (rows, columns) = images.image_sizes[0], rgb.shape[:2]
-        boxes = boxes * torch.tensor([width / columns, height / rows] * 2)
-        features = model.backbone(images.tensors)
-        proposals = model.rpn(images, features)[0][0]
+        images, features, proposals = first_stages(model, image)
+        proposals = proposals[0]
+        boxes = boxes / frame_scale(image, images.image_sizes[0])
         best = box_iou(boxes, proposals).max(dim=1).values if len(proposals) else torch.zeros(len(objects))
         probabilities = torch.softmax(module.classify(image, features, boxes, images.image_sizes[0])[0], dim=-1)
     out = []
