@@ -68,6 +68,13 @@ def annotate(image_id: int, instances: list[InstanceMask], first_id: int) -> lis
     return out
 
 
+def corner_boxes(anns: list[dict[str, Any]]) -> np.ndarray:
+    """The annotations' COCO boxes (x, y, width, height) as an N x 4 float32 array of corners
+    (x0, y0, x1, y1), the form torchvision's detection models take."""
+    return np.array([[a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]]
+                     for a in anns], dtype=np.float32).reshape(-1, 4)
+
+
 def image_tensor(rgb: np.ndarray) -> Any:
     """An H x W x 3 uint8 frame as the 3 x H x W float tensor in [0, 1] the network takes."""
     import torch
@@ -136,8 +143,7 @@ class CocoFrames:
         anns = self.by_image[self.images[index]["id"]]
         h, w = rgb.shape[:2]
         masks = np.stack([decode_mask(a["segmentation"]) for a in anns]) if anns else np.zeros((0, h, w), bool)
-        boxes = np.array([[a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]]
-                          for a in anns], dtype=np.float32).reshape(-1, 4)
+        boxes = corner_boxes(anns)
         if flip:
             rgb, masks = rgb[:, ::-1], masks[:, :, ::-1]
             boxes = np.stack([w - boxes[:, 2], boxes[:, 1], w - boxes[:, 0], boxes[:, 3]], axis=1)

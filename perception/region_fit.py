@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from perception.coco import CocoFrames, image_tensor
+from perception.coco import CocoFrames, corner_boxes, image_tensor
 from perception.maskrcnn import MaskRCNNPerception, first_stages, frame_scale
 from perception.region_classifier import (
     RegionConfig,
@@ -68,14 +68,13 @@ def collect(module: MaskRCNNPerception, folder: Path, images: int, config: Regio
 
     frames = CocoFrames(folder)
     heads = module.model.roi_heads
-    parts: dict[str, list] = {"features": [], "crops": [], "shapes": [], "labels": []}
+    parts: dict[str, list] = {k: [] for k in FIELDS}
     count = min(images, len(frames))
     for index in tqdm(range(count), desc=f"regions of {folder.parent.name}/{folder.name}", unit="img",
                       disable=not progress):
         rgb = frames.rgb(index)
         anns = frames.by_image[frames.images[index]["id"]]
-        gt = torch.tensor([[a["bbox"][0], a["bbox"][1], a["bbox"][0] + a["bbox"][2], a["bbox"][1] + a["bbox"][3]]
-                           for a in anns], dtype=torch.float32).reshape(-1, 4)
+        gt = torch.from_numpy(corner_boxes(anns))
         gt_labels = torch.tensor([a["category_id"] for a in anns], dtype=torch.int64)
         image = image_tensor(rgb)
         with torch.inference_mode():
