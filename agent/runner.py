@@ -105,10 +105,15 @@ def goal_conditions(sim: Simulator, episode: Episode, task) -> tuple[bool, int, 
         progress = goal_progress(sim.world, episode.task_type, episode.pddl_params)
         success, satisfied, total = progress.success, progress.satisfied, progress.total
     if episode.final_position is not None:
-        follower = sim.world.agents[FOLLOWER]
-        there = math.hypot(follower.x - episode.final_position[0], follower.z - episode.final_position[1]) <= POSITION_REACH
+        there = final_distance(sim, episode) <= POSITION_REACH
         success, satisfied, total = success and there, satisfied + there, total + 1
     return success, satisfied, total
+
+
+def final_distance(sim: Simulator, episode: Episode) -> float:
+    """Metres from the Follower to where an ALFRED-L episode must end (``final_position``)."""
+    follower = sim.world.agents[FOLLOWER]
+    return math.hypot(follower.x - episode.final_position[0], follower.z - episode.final_position[1])
 
 
 def run_episode(
@@ -181,6 +186,8 @@ def run_episode(
     metrics = episode_metrics(success, satisfied, total, episode.expert_actions, steps).to_dict()
     counts = getattr(agents.follower, "episode_counts", None)  # a Follower's own counts (the modular one's search steps)
     metrics.update(counts() if callable(counts) else {})
+    if episode.final_position is not None:  # ALFRED-L: how far from where it had to end
+        metrics["final_distance"] = round(final_distance(sim, episode), 3)
     result = EpisodeResult(
         episode.episode_id, episode.suite, episode.split, episode.task_type, episode.floor_plan,
         success, satisfied, total, steps, failed, utterances, questions, episode.expert_actions,
