@@ -80,6 +80,11 @@ class Searcher(ABC):
     def searched(self, target: SearchTarget) -> None:
         """Mark a target as searched (it is not proposed again this episode)."""
 
+    @abstractmethod
+    def start_over(self) -> None:
+        """Forget what was searched: every target may be proposed again (the Commander spoke
+        again of a type a search gave up on)."""
+
     def worth_opening(self, belief: Belief, target: SearchTarget) -> bool:
         """Is the container ``target`` proposes still to be opened, now that the Follower
         stands before it? (What was seen on the way may show it is one already open.)"""

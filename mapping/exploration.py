@@ -11,7 +11,8 @@ sink basin, a fridge, a desk lamp), surfaces visited. A frontier is worth ``fron
 chance that unexplored floor shows the object). The searcher proposes the candidate with
 the highest value / (1 + distance / ``distance_scale``): with the learned prior a likely
 fridge beats a far frontier; with the uniform prior (every receptacle worth 1/K) the floor
-is explored first. Every target is proposed once per episode; a surface (a receptacle one
+is explored first. Every target is proposed once per episode (``start_over`` forgets them all: the Commander
+spoke again of something a search gave up on); a surface (a receptacle one
 does not open) within ``done_radius`` of a searched one of its type counts as searched (a
 long counter is often remembered as several instances), and so does a surface the mapper
 saw from above (its top below the camera) within ``seen_range`` (``viewed``, set by the
@@ -115,6 +116,12 @@ class FrontierPriorSearcher(Searcher):
                 self.looked_inside.add(target.goal.instance)
             if target.goal.instance in self._surfaces and not (target.open_receptacle or target.look_inside):
                 self.done_surfaces.append(self._surfaces[target.goal.instance])
+
+    def start_over(self) -> None:
+        """Every target may be proposed again (the containers opened stay known as open)."""
+        self.done_points, self.done_surfaces = [], []
+        self.done_keys, self.last_resort, self.looked_inside = set(), set(), set()
+        self.viewed.clear()
 
     def look_around(self, belief: Belief) -> list[str]:
         """The quarter turns worth making here: to each heading whose view still holds at

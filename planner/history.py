@@ -43,11 +43,16 @@ class History:
     missing_at: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # where believed when given up
     full: set[str] = field(default_factory=set)
     not_found: set[str] = field(default_factory=set)
+    retold: set[str] = field(default_factory=set)  # of not_found, spoken of again: searched for afresh, everywhere
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
     doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
+    ending: bool = False  # the task held and the walks after it are followed: they say where to end
+    # instance key -> (x, z) where the Follower last stood to act on it, on or in it, or walked to it:
+    # "walk back to the desk" means to where it stood at the desk before
+    stood_at: dict[str, tuple[float, float]] = field(default_factory=dict)
     # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
     # when it was first planned: it asks for one more than that
     put_baselines: dict[tuple[int, object], int] = field(default_factory=dict)
@@ -71,6 +76,14 @@ class History:
         if key is not None:
             self._set(key, "water", False)
             self._set(key, "coffee", False)
+
+    def stood(self, where: tuple[float, float], *keys: str | None) -> None:
+        """The Follower stood at ``where`` (odometry x, z) to act on or walk to these instances
+        (the latest last: ``stood_at`` keeps them in that order)."""
+        for key in keys:
+            if key is not None:
+                self.stood_at.pop(key, None)
+                self.stood_at[key] = where
 
     def gone(self, key: str) -> bool:
         return self.missing[key] >= MISSING_LIMIT
@@ -175,6 +188,7 @@ class History:
         def of_type(key: str) -> bool:  # "Mug#2", "?Mug#1", "Bread#1~0", "Mug|+00.10|..." (oracle ids)
             return re.split(r"[#|~]", key.lstrip("?"))[0] in object_types
 
+        self.retold |= self.not_found & set(object_types)
         self.not_found -= set(object_types)
         for counter in (self.missing, self.misclicks):
             for key in [k for k in counter if of_type(k)]:

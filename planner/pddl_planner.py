@@ -106,8 +106,9 @@ class SubgoalPlanner(Planner):
         return Plan((), PlannerStatus(PlannerState.FAILING, reason=f"gave up after {self.failed} failed subgoals",
                                       failures=self.failed))
 
-    def _settle(self, goal: Goal, failure: SkillFailure | None) -> bool:
-        """Account for the step handed out last; True if the remaining plan still stands."""
+    def _settle(self, goal: Goal, failure: SkillFailure | None, belief: Belief) -> bool:
+        """Account for the step handed out last (``belief``: the Follower's now); True if the
+        remaining plan still stands."""
         if goal != self.goal:
             self.goal, self.steps, self.issued = goal, [], None
             self.subgoal_index = min(self.subgoal_index, len(goal.subgoals))
@@ -127,6 +128,7 @@ class SubgoalPlanner(Planner):
                 self.carried_out = self.solving  # (a search that found a walk's landmark has not walked there)
         if issued.subgoal.action == "GotoLocation":
             self.history.at = issued.object_key  # "at" it: a walk step holds, the next is followed
+            self.history.stood((belief.pose.x, belief.pose.z), issued.object_key)
         return True
 
     def told(self, object_types: frozenset[str], doubted: frozenset[str] = frozenset()) -> None:
@@ -145,7 +147,8 @@ class SubgoalPlanner(Planner):
         if step.search:
             return SearchSkill(step.subgoal.object or "", navigator, self.context.camera, self.history)
         if step.subgoal.action == "GotoLocation":
-            return GotoSkill(step.object_key or "", navigator)
+            back = self.history.stood_at.get(step.object_key or "") if self.history.ending else None
+            return GotoSkill(step.object_key or "", navigator, back)
         if step.subgoal.action not in ACTIONS:
             raise NesyError(f"no skill for subgoal action {step.subgoal.action!r}")
         return InteractSkill(step, navigator, self.context.camera, self.history)
@@ -164,7 +167,7 @@ class SubgoalPlanner(Planner):
 @planner.register("pddl")
 class PddlPlanner(SubgoalPlanner):
     def plan(self, goal: Goal, belief: Belief, failure: SkillFailure | None = None) -> Plan:
-        stands = self._settle(goal, failure)
+        stands = self._settle(goal, failure, belief)
         self.history.seen_elsewhere(belief.memory.instances)
         if (given_up := self.gave_up()) is not None:
             return given_up
@@ -189,10 +192,14 @@ class PddlPlanner(SubgoalPlanner):
         """The task's plan; once the task holds as far as the Belief tells (or cannot be
         planned) while the Commander has given steps since stating it, the plan of its next
         unfinished step. Steps that came with the task (ALFRED's step instructions) only
-        describe it, but for the walks after its last manipulation (``described_steps``)."""
+        describe it, but for the walks after its last manipulation (``described_steps``):
+        once the task held and the Follower set off on them, the task is not planned again
+        (ALFRED's look-at task holds at the lamp; "Walk back to the desk." then means leaving it)."""
         use_task = has_task(goal)
         if use_task and self.task_steps is None:
             self.task_steps = described_steps(goal.subgoals)
+        if self.history.ending and all(sg.action == "GotoLocation" for sg in goal.subgoals[self.task_steps or 0:]):
+            use_task = False
         while True:
             later = use_task and max(self.subgoal_index, self.task_steps or 0) < len(goal.subgoals)
             if not use_task and self.carried_out == self.subgoal_index:
@@ -221,6 +228,7 @@ class PddlPlanner(SubgoalPlanner):
                 return steps, reason
             if later:  # the Belief may be wrong (a dirty mug seen as clean): follow the Commander
                 use_task, self.subgoal_index = False, max(self.subgoal_index, self.task_steps or 0)
+                self.history.ending = True
             elif not use_task and self.subgoal_index < len(goal.subgoals) - 1:
                 self.subgoal_index += 1  # this dialogue step is done: on to the next one
             else:

@@ -53,6 +53,7 @@ class InteractSkill(Skill):
         self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
+        self.pending_stood: tuple = ((0.0, 0.0),)  # (where it stood, the instances it acted on, on or in) of ``pending``
         self.retries = self.steps = self.moves = 0
         self.looked: set[float] = set()
         self.reach: float | None = None  # set from the target's height on the first step
@@ -132,6 +133,9 @@ class InteractSkill(Skill):
         else:
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
+        held_in = belief.memory.instances[action.object_key].container if action.object_key in belief.memory.instances \
+            else None  # (the memory changes in place once the action is seen done: taken out, it is in nothing)
+        self.pending_stood = ((belief.pose.x, belief.pose.z), action.object_key, action.receptacle_key, held_in)
         return SkillStep.act(action)
 
     def _believed_open(self, belief: Belief) -> bool:
@@ -173,6 +177,7 @@ class InteractSkill(Skill):
         if observation.last_action_success or ALREADY.get(action.action, "\0") in error:
             if observation.last_action_success:
                 self.history.record(action, self.pending_belief)
+                self.history.stood(*self.pending_stood)
             if self.queue:
                 self.queue.pop(0)
                 return None
@@ -253,6 +258,8 @@ class SearchSkill(Skill):
         self.turns = self.steps = self.spins = self.looks = 0
         self.opening = self.arrived = self.switched_off = False
         self.known: set[str] | None = None  # instances of the type in memory when the search began
+        # given up on, spoken of again: search everywhere again
+        self.afresh = object_type if object_type in history.retold else None
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
@@ -266,6 +273,10 @@ class SearchSkill(Skill):
         if self.steps > 4 * MAX_STEPS:
             return SkillStep.fail(f"searched {MAX_STEPS * 4} steps for a {self.object_type} without finding one")
         searcher = self.navigator.searcher
+        if self.afresh is not None:
+            self.history.retold.discard(self.afresh)
+            self.afresh = None
+            searcher.start_over()
         if self.current is None:
             self.current = searcher.next_search(belief, self.object_type)
             self.turns = 0
@@ -330,15 +341,25 @@ class SearchSkill(Skill):
 class GotoSkill(Skill):
     """Walk to an instance (a plan that ends next to something, e.g. ALFRED's lamp, or a step
     "Go to the desk."), to the pose within reach nearest its middle: people who say "go to
-    the desk" mean its front, not its nearest corner."""
+    the desk" mean its front, not its nearest corner. Given ``stood`` (after the task held: the
+    spot where the Follower acted on, on or in it, or walked to it before), it walks to that
+    spot: "walk back to the desk" means to where it was at the desk (ALFRED-L's REV steps end
+    where the expert stood), not to the desk's middle; if that spot cannot be reached any
+    more, to the instance as usual."""
 
-    def __init__(self, key: str, navigator: Navigator) -> None:
-        self.key, self.navigator, self.steps = key, navigator, 0
+    def __init__(self, key: str, navigator: Navigator, stood: tuple[float, float] | None = None) -> None:
+        self.key, self.navigator, self.stood, self.steps = key, navigator, stood, 0
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
         if self.key not in belief.memory.instances or self.steps > MAX_STEPS:
             return SkillStep.fail(f"{self.key} is not in memory: not where believed")
+        if self.stood is not None:
+            nav = self.navigator.step(observation, belief, NavigationGoal(point=self.stood))
+            if nav.state != NavigationState.UNREACHABLE:
+                return SkillStep.act(LowLevelAction(nav.action)) if nav.state == NavigationState.MOVING and nav.action \
+                    else SkillStep.done()
+            self.stood = None  # walled off since: to the instance instead
         nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH, centred=True))
         if nav.state == NavigationState.MOVING and nav.action:
             return SkillStep.act(LowLevelAction(nav.action))

@@ -54,6 +54,8 @@ def test_with_no_frontier_left_receptacles_come_by_the_prior_then_nothing():
     assert counter.goal.instance == "CounterTop#1" and not counter.open_receptacle
     searcher.searched(counter)
     assert searcher.next_search(closed, "Apple") is None
+    searcher.start_over()  # the Commander says it is there after all: everything once more
+    assert searcher.next_search(closed, "Apple").goal.instance == "Fridge#1"
 
 
 @pytest.mark.parametrize("prior", ["learned", "uniform"])

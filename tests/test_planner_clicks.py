@@ -154,9 +154,35 @@ class Exhausted(Searcher):
     def searched(self, target) -> None:
         pass
 
+    def start_over(self) -> None:
+        pass
+
 
 class SearchingNavigator(ArrivedNavigator):
     searcher = Exhausted()
+
+
+class CountingSearcher(Exhausted):
+    def __init__(self) -> None:
+        self.starts = 0
+
+    def start_over(self) -> None:
+        self.starts += 1
+
+
+def test_a_type_searched_for_in_vain_then_spoken_of_again_is_searched_for_everywhere_again():
+    # TATC valid_unseen 0072: every drawer searched, no pencil seen; "The pencil is in the drawer
+    # to your right." then made it say Stop until the turn limit: nothing was left to search
+    history = History()
+    history.not_found.add("Pencil")
+    history.reconsider(frozenset({"Pencil"}))
+    assert history.retold == {"Pencil"} and not history.not_found
+    nav = SearchingNavigator()
+    nav.searcher = CountingSearcher()
+    SearchSkill("Pencil", nav, CAMERA, history).step(observation(), belief([]), [])
+    assert nav.searcher.starts == 1 and not history.retold
+    SearchSkill("Pencil", nav, CAMERA, history).step(observation(), belief([]), [])
+    assert nav.searcher.starts == 1  # once per time it is spoken of
 
 
 def test_a_search_for_a_second_plate_is_not_done_by_the_first():
@@ -219,6 +245,9 @@ class OneCabinet(Searcher):
     def searched(self, target) -> None:
         self.done.append(target)
 
+    def start_over(self) -> None:
+        self.done.clear()
+
 
 def test_a_search_looks_into_the_cabinet_it_opened_above_the_counter():
     navigator = SearchingNavigator()
@@ -246,6 +275,9 @@ class TwoPlaces(Searcher):
 
     def searched(self, target) -> None:
         self.done.append(target.goal.instance)
+
+    def start_over(self) -> None:
+        self.done.clear()
 
     def worth_opening(self, belief, target) -> bool:
         return self.open_cabinet

@@ -10,7 +10,9 @@ Then each ``act(observation)``:
    kept for the mapper (``agent.followers.intents``); after the mapper's update, an answer
    to the Follower's last question may pick an instance (``Goal.preferred``), and the
    planner hears which object types were spoken of (``Planner.told``: what it gave up on
-   about them is tried again; a state step -- clean, fill, heat, cool, pour -- repeated
+   about them is tried again, and so is the object of the step it gave up on when its plan
+   was idle or failing -- a type searched for everywhere in vain is then searched for
+   everywhere again; a state step -- clean, fill, heat, cool, pour -- repeated
    while its plan was idle or failing makes it doubt what it believed of that step's object);
 2. perception, told the objects of the current plan's steps (``attend``), turns the frame
    into detections;
@@ -120,8 +122,10 @@ class ModularFollower(Follower):
             self.heard += len(heard)
             goal = self.reader.answered(self.question, goal, belief)
             stalled = self.plan is not None and self.plan.status.state in (PlannerState.IDLE, PlannerState.FAILING)
-            self.modules["planner"].told(frozenset(self.reader.mentioned),
-                                         frozenset(self.reader.repeated) if stalled else frozenset())
+            told = set(self.reader.mentioned)
+            if stalled and told and self.failure is not None and self.failure.step.subgoal.object:
+                told.add(self.failure.step.subgoal.object)  # what it gave up on, though not named ("rinse it in the sink": a faucet)
+            self.modules["planner"].told(frozenset(told), frozenset(self.reader.repeated) if stalled else frozenset())
         if goal != self.goal:  # new instructions (or a picked instance): plan again
             repeated = (goal.task, goal.preferred, set(goal.subgoals)) == (self.goal.task, self.goal.preferred,
                                                                             set(self.goal.subgoals))
