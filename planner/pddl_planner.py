@@ -147,8 +147,7 @@ class SubgoalPlanner(Planner):
         if step.search:
             return SearchSkill(step.subgoal.object or "", navigator, self.context.camera, self.history)
         if step.subgoal.action == "GotoLocation":
-            back = self.history.stood_at.get(step.object_key or "") if self.history.ending else None
-            return GotoSkill(step.object_key or "", navigator, back)
+            return GotoSkill(step.object_key or "", navigator)
         if step.subgoal.action not in ACTIONS:
             raise NesyError(f"no skill for subgoal action {step.subgoal.action!r}")
         return InteractSkill(step, navigator, self.context.camera, self.history)

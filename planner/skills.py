@@ -341,25 +341,15 @@ class SearchSkill(Skill):
 class GotoSkill(Skill):
     """Walk to an instance (a plan that ends next to something, e.g. ALFRED's lamp, or a step
     "Go to the desk."), to the pose within reach nearest its middle: people who say "go to
-    the desk" mean its front, not its nearest corner. Given ``stood`` (after the task held: the
-    spot where the Follower acted on, on or in it, or walked to it before), it walks to that
-    spot: "walk back to the desk" means to where it was at the desk (ALFRED-L's REV steps end
-    where the expert stood), not to the desk's middle; if that spot cannot be reached any
-    more, to the instance as usual."""
+    the desk" mean its front, not its nearest corner."""
 
-    def __init__(self, key: str, navigator: Navigator, stood: tuple[float, float] | None = None) -> None:
-        self.key, self.navigator, self.stood, self.steps = key, navigator, stood, 0
+    def __init__(self, key: str, navigator: Navigator) -> None:
+        self.key, self.navigator, self.steps = key, navigator, 0
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
         if self.key not in belief.memory.instances or self.steps > MAX_STEPS:
             return SkillStep.fail(f"{self.key} is not in memory: not where believed")
-        if self.stood is not None:
-            nav = self.navigator.step(observation, belief, NavigationGoal(point=self.stood))
-            if nav.state != NavigationState.UNREACHABLE:
-                return SkillStep.act(LowLevelAction(nav.action)) if nav.state == NavigationState.MOVING and nav.action \
-                    else SkillStep.done()
-            self.stood = None  # walled off since: to the instance instead
         nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH, centred=True))
         if nav.state == NavigationState.MOVING and nav.action:
             return SkillStep.act(LowLevelAction(nav.action))

@@ -19,12 +19,12 @@ from planner_scenes import (
 
 from contracts.geometry import Pose
 from contracts.language import Subgoal
-from contracts.navigation import NavigationGoal, NavigationState, NavigationStep
-from contracts.planning import PlannedSubgoal, SkillState
+from contracts.navigation import NavigationGoal
+from contracts.planning import Goal, PlannedSubgoal, SkillState
 from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
 from planner.history import History
 from planner.pddl_planner import PddlPlanner
-from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, GotoSkill, InteractSkill, took_effect
+from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, InteractSkill, took_effect
 
 
 def skill(action: str, obj: str, key: str, receptacle: str | None = None, rkey: str | None = None):
@@ -249,17 +249,8 @@ def test_a_believed_object_under_a_seen_one_is_not_clicked_through_it():
     assert step.action is None or step.action.action != "Slice"  # no slice through the lettuce
 
 
-class WalledPointNavigator(RecordingNavigator):
-    """Odometry points cannot be reached; instances can."""
-
-    def step(self, observation, belief, goal):
-        self.goals.append(goal)
-        return NavigationStep(NavigationState.UNREACHABLE if goal.point is not None else NavigationState.ARRIVED)
-
-
-def test_walking_back_to_an_instance_goes_to_where_the_follower_stood_at_it():
-    # ALFRED-L's "Walk back to the desk." ends where the expert stood at the desk: the Follower
-    # goes to where it stood when it took the book from it, not to the desk's middle
+def test_where_the_follower_stood_to_act_is_remembered_for_the_thing_its_place_and_receptacle():
+    # (for "Walk back to the desk.": the desk it took the book from; tests/test_planner_partial_belief.py)
     p = PddlPlanner()
     p.reset(CONTEXT)
     there = replace(belief(kitchen()), pose=Pose(0.5, -0.25, 90.0, 30.0))
@@ -268,21 +259,7 @@ def test_walking_back_to_an_instance_goes_to_where_the_follower_stood_at_it():
     there.memory.instances["Apple"].container, there.memory.held = None, "Apple"  # the mapper sees it taken
     assert pickup.step(observation("Pickup"), there, []).state == SkillState.SUCCEEDED
     assert p.history.stood_at == {"Apple": (0.5, -0.25), "Counter": (0.5, -0.25)}  # the apple lay on the counter
-    nav = RecordingNavigator()
-    before = p.skill(PlannedSubgoal(Subgoal("GotoLocation", "CounterTop"), "Counter"), belief(kitchen()), nav)
-    before.step(observation(), belief(kitchen()), [])
-    assert nav.goals.pop().instance == "Counter"  # a walk of the task: to the counter's front
-    p.history.ending = True  # the task held: the walks left say where to end
-    walk = p.skill(PlannedSubgoal(Subgoal("GotoLocation", "CounterTop"), "Counter"), belief(kitchen()), nav)
-    assert walk.step(observation(), belief(kitchen()), []).state == SkillState.SUCCEEDED
-    assert nav.goals == [NavigationGoal(point=(0.5, -0.25))]
-    first = p.skill(PlannedSubgoal(Subgoal("GotoLocation", "Fridge"), "Fridge"), belief(kitchen()), nav)
-    first.step(observation(), belief(kitchen()), [])
-    assert nav.goals[-1].instance == "Fridge" and nav.goals[-1].centred  # never stood there: its front
-
-
-def test_a_spot_stood_at_that_cannot_be_reached_any_more_gives_way_to_the_instance():
-    nav = WalledPointNavigator()
-    walk = GotoSkill("Counter", nav, stood=(0.5, -0.25))
-    assert walk.step(observation(), belief(kitchen()), []).state == SkillState.SUCCEEDED
-    assert [g.point for g in nav.goals] == [(0.5, -0.25), None] and nav.goals[-1].instance == "Counter"
+    walk = Goal(None, (Subgoal("GotoLocation", "CounterTop"),))
+    p.skill(p.plan(walk, there).steps[0], there, ArrivedNavigator())  # handed out; it succeeds
+    p.plan(walk, replace(there, pose=Pose(1.0, 0.0, 0.0, 0.0)))  # the planner settles it where the walk ended
+    assert list(p.history.stood_at) == ["Apple", "Counter"] and p.history.stood_at["Counter"] == (1.0, 0.0)
