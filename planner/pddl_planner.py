@@ -217,7 +217,7 @@ class PddlPlanner(SubgoalPlanner):
                     continue
                 if not later:
                     raise
-                steps, reason = [], ""
+                steps, reason = None, ""  # (the Commander's steps next)
             if steps is None and not later:
                 return None, reason
             if later and self._exploring(steps):
@@ -226,8 +226,8 @@ class PddlPlanner(SubgoalPlanner):
                 self.solving = None if use_task else self.subgoal_index
                 return steps, reason
             if later:  # the Belief may be wrong (a dirty mug seen as clean): follow the Commander
+                self.history.ending = steps == []  # it holds (not: it cannot be planned now)
                 use_task, self.subgoal_index = False, max(self.subgoal_index, self.task_steps or 0)
-                self.history.ending = True
             elif not use_task and self.subgoal_index < len(goal.subgoals) - 1:
                 self.subgoal_index += 1  # this dialogue step is done: on to the next one
             else:

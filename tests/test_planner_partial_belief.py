@@ -349,3 +349,17 @@ def test_the_walk_back_after_a_task_that_held_at_a_place_is_not_undone_by_planni
     p.skill(walk.steps[0], scene, None)  # the walk to the desk is handed out and succeeds
     p.history.at = None  # (a skill sets it on success only for walks; the plan below settles it)
     assert p.plan(goal, scene).status.state == PlannerState.IDLE  # at the desk: done, not back to the lamp
+
+
+def test_a_task_that_cannot_be_planned_now_is_planned_again_after_the_walks():
+    # (only a task that held is left behind for good: one that cannot be planned yet, its
+    # dresser searched for in vain so far, is tried again once the walks are done)
+    scene = belief([("Desk#1", "Desk", (3.0, 0.8, 1.0), None, {}), ("Clock", "AlarmClock", (0.0, 1.0, 1.0), None, {})],
+                   held="Clock")
+    p = planner()
+    p.history.not_found.add("Dresser")
+    task = TaskSpec(task_type="pick_and_place_simple", object_target="AlarmClock", parent_target="Dresser")
+    goal = Goal(task, (Subgoal("PutObject", "AlarmClock", "Dresser"), Subgoal("GotoLocation", "Desk")))
+    walk = p.plan(goal, scene)
+    assert [(s.subgoal.action, s.object_key) for s in walk.steps] == [("GotoLocation", "Desk#1")]
+    assert not p.history.ending
