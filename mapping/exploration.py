@@ -11,9 +11,9 @@ sink basin, a fridge, a desk lamp), surfaces visited. A frontier is worth ``fron
 chance that unexplored floor shows the object). The searcher proposes the candidate with
 the highest value / (1 + distance / ``distance_scale``): with the learned prior a likely
 fridge beats a far frontier; with the uniform prior (every receptacle worth 1/K) the floor
-is explored first. Every target is proposed once per episode (``start_over`` forgets them all: the Commander
-spoke again of something a search gave up on); a surface (a receptacle one
-does not open) within ``done_radius`` of a searched one of its type counts as searched (a
+is explored first. Every target is proposed once per episode (``start_over`` forgets them
+all: the Commander spoke again of something a search gave up on); a surface (a receptacle
+one does not open) within ``done_radius`` of a searched one of its type counts as searched (a
 long counter is often remembered as several instances), and so does a surface the mapper
 saw from above (its top below the camera) within ``seen_range`` (``viewed``, set by the
 mapper): what stood on it in view would have been seen within reach. On 104 train episodes

@@ -51,7 +51,7 @@ class History:
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
     ending: bool = False  # the task held and the walks after it are followed: they say where to end
     # instance key -> (x, z) where the Follower last stood to act on it, on or in it, or walked to it:
-    # "walk back to the desk" means to where it stood at the desk before
+    # "walk back to the desk" means the desk it stood at before (planner.step_goals)
     stood_at: dict[str, tuple[float, float]] = field(default_factory=dict)
     # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
     # when it was first planned: it asks for one more than that
