@@ -50,9 +50,6 @@ class History:
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
     ending: bool = False  # the task held and the walks after it are followed: they say where to end
-    # instance key -> (x, z) where the Follower last stood to act on it, on or in it, or walked to it:
-    # "walk back to the desk" means the desk it stood at before (planner.step_goals)
-    stood_at: dict[str, tuple[float, float]] = field(default_factory=dict)
     # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
     # when it was first planned: it asks for one more than that
     put_baselines: dict[tuple[int, object], int] = field(default_factory=dict)
@@ -76,14 +73,6 @@ class History:
         if key is not None:
             self._set(key, "water", False)
             self._set(key, "coffee", False)
-
-    def stood(self, where: tuple[float, float], *keys: str | None) -> None:
-        """The Follower stood at ``where`` (odometry x, z) to act on or walk to these instances
-        (the latest last: ``stood_at`` keeps them in that order)."""
-        for key in keys:
-            if key is not None:
-                self.stood_at.pop(key, None)
-                self.stood_at[key] = where
 
     def gone(self, key: str) -> bool:
         return self.missing[key] >= MISSING_LIMIT

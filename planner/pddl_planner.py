@@ -106,9 +106,8 @@ class SubgoalPlanner(Planner):
         return Plan((), PlannerStatus(PlannerState.FAILING, reason=f"gave up after {self.failed} failed subgoals",
                                       failures=self.failed))
 
-    def _settle(self, goal: Goal, failure: SkillFailure | None, belief: Belief) -> bool:
-        """Account for the step handed out last (``belief``: the Follower's now); True if the
-        remaining plan still stands."""
+    def _settle(self, goal: Goal, failure: SkillFailure | None) -> bool:
+        """Account for the step handed out last; True if the remaining plan still stands."""
         if goal != self.goal:
             self.goal, self.steps, self.issued = goal, [], None
             self.subgoal_index = min(self.subgoal_index, len(goal.subgoals))
@@ -128,7 +127,6 @@ class SubgoalPlanner(Planner):
                 self.carried_out = self.solving  # (a search that found a walk's landmark has not walked there)
         if issued.subgoal.action == "GotoLocation":
             self.history.at = issued.object_key  # "at" it: a walk step holds, the next is followed
-            self.history.stood((belief.pose.x, belief.pose.z), issued.object_key)
         return True
 
     def told(self, object_types: frozenset[str], doubted: frozenset[str] = frozenset()) -> None:
@@ -166,7 +164,7 @@ class SubgoalPlanner(Planner):
 @planner.register("pddl")
 class PddlPlanner(SubgoalPlanner):
     def plan(self, goal: Goal, belief: Belief, failure: SkillFailure | None = None) -> Plan:
-        stands = self._settle(goal, failure, belief)
+        stands = self._settle(goal, failure)
         self.history.seen_elsewhere(belief.memory.instances)
         if (given_up := self.gave_up()) is not None:
             return given_up

@@ -53,7 +53,6 @@ class InteractSkill(Skill):
         self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
-        self.pending_stood: tuple = ((0.0, 0.0),)  # (where it stood, the instances it acted on, on or in) of ``pending``
         self.retries = self.steps = self.moves = 0
         self.looked: set[float] = set()
         self.reach: float | None = None  # set from the target's height on the first step
@@ -133,9 +132,6 @@ class InteractSkill(Skill):
         else:
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
-        held_in = belief.memory.instances[action.object_key].container if action.object_key in belief.memory.instances \
-            else None  # (the memory changes in place once the action is seen done: taken out, it is in nothing)
-        self.pending_stood = ((belief.pose.x, belief.pose.z), action.object_key, action.receptacle_key, held_in)
         return SkillStep.act(action)
 
     def _believed_open(self, belief: Belief) -> bool:
@@ -177,7 +173,6 @@ class InteractSkill(Skill):
         if observation.last_action_success or ALREADY.get(action.action, "\0") in error:
             if observation.last_action_success:
                 self.history.record(action, self.pending_belief)
-                self.history.stood(*self.pending_stood)
             if self.queue:
                 self.queue.pop(0)
                 return None

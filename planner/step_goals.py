@@ -5,15 +5,10 @@ when it was first planned (``History.put_baselines``); the one in hand is the on
 pour may need its vessel filled first, so it brings the water tools. A step that asks for a
 change binds the instance it is not done to yet ("Rinse the dirty bowl."). A slice said
 again while the Follower believed it done asks for one more whole sliced
-(``History.sliced_floor``). A walk after the task held (``History.ending``: ALFRED-L's REV
-steps, "Walk back to the desk.") to a kind of place the Follower stood at before, away from
-where it stands, binds the one it stood at last: said at the desk lamp's table, the desk it
-took the alarm clock from.
+(``History.sliced_floor``).
 """
 
 from __future__ import annotations
-
-import math
 
 from contracts.language import Subgoal
 from planner import knowledge
@@ -21,20 +16,6 @@ from planner.binding import Binder, GoalError, disj, kind_of, lit
 
 SUBGOAL_FACTS = {"OpenObject": "opened", "ToggleObjectOn": "on", "CleanObject": "dirty", "HeatObject": "hot",
                  "CoolObject": "cold", "FillObject": "water", "PickupObject": "holding", "GotoLocation": "at"}
-AWAY = 1.0  # metres: where the Follower stood at least this far from here is a place to walk back to
-
-
-def _walked_back_to(b: Binder, kind) -> str | None:
-    """Once the task held: the instance of ``kind`` the Follower stood at last, away from
-    where it stands now (``History.stood_at``); the one it walked to already, once there."""
-    if not b.history.ending:
-        return None
-    if b.history.at in b.state.types and kind(b.state.types[b.history.at]):
-        return b.history.at
-    here = b.state.agent
-    away = [k for k, (x, z) in b.history.stood_at.items() if k in b.state.types and kind(b.state.types[k])
-            and k not in b.used and b.state.holds("present", k) and math.hypot(x - here[0], z - here[1]) >= AWAY]
-    return away[-1] if away else None
 
 
 def _another_sliced(b: Binder, whole: str) -> str:
@@ -88,8 +69,6 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
             (obj,) = b.objects(kind, 1, sub.object, exclude=there)
         fact = "within" if sub.action == "PutObject" else "water"
         return [disj([lit(fact, obj, r) if fact == "within" else lit(fact, r) for r in targets])]
-    if sub.action == "GotoLocation" and (back := _walked_back_to(b, kind)) is not None:
-        return [lit("at", b.take([back])[0])]
     needs = {"CleanObject": "clean", "HeatObject": "heat", "CoolObject": "cool", "FillObject": "water"}
     if sub.action in needs:
         b.goal.needs.add(needs[sub.action])

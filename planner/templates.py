@@ -78,7 +78,7 @@ class TemplatePlanner(SubgoalPlanner):
         issued = self.issued if goal == self.goal else None  # a step interrupted by new words is not done
         if self.goal is None or goal.task != self.goal.task or goal.subgoals[:len(self.goal.subgoals)] != self.goal.subgoals:
             self.done, self.bound = 0, {}  # a new task (steps said after it only extend the template)
-        self._settle(goal, failure, belief)
+        self._settle(goal, failure)
         if (given_up := self.gave_up()) is not None:
             return given_up
         if issued is not None and (failure is None or failure.step != issued):

@@ -309,30 +309,6 @@ def test_a_plan_whose_next_step_needs_a_thing_now_believed_in_a_closed_cabinet_i
     assert (again.subgoal.action, again.object_key) == ("OpenObject", "Shut")
 
 
-def test_walking_back_to_a_kind_of_place_binds_the_one_stood_at_before_not_the_one_here():
-    # ALFRED-L REV-1, FloorPlan309: the alarm clock was taken from one desk, the lamp stands on
-    # another; "Walk back to the desk." said at the lamp means the first desk
-    from planner.binding import Binder
-    from planner.step_goals import step_goal
-
-    desks = [("Desk#1", "Desk", (0.0, 0.8, 1.0), None, {}), ("Desk#4", "Desk", (3.0, 0.8, 1.0), None, {})]
-    history = History()
-    history.stood((3.0, 0.0), "AlarmClock", "Desk#4")
-    history.stood((0.0, 0.0), "DeskLamp", "Desk#1")  # here, last
-    walk = Subgoal("GotoLocation", "Desk")
-
-    def bound(h: History) -> list[str]:
-        return step_goal(walk, Binder(symbolic_state(belief(desks), h), h), (0, walk))
-
-    assert bound(history) == ["(at Desk#1)"]  # a walk of the task itself: the nearest, as always
-    history.ending = True  # the task held: the walks left say where to end
-    assert bound(history) == ["(at Desk#4)"]
-    history.at = "Desk#4"  # walked there: it stays the one, though the other is now away
-    assert bound(history) == ["(at Desk#4)"]
-    never = History(ending=True)  # never stood at a desk: the nearest
-    assert bound(never) == ["(at Desk#1)"]
-
-
 def test_the_walk_back_after_a_task_that_held_at_a_place_is_not_undone_by_planning_the_task_again():
     # ALFRED-L REV-1 of a look-at task: it holds at the lamp; "Walk back to the desk." leaves the
     # lamp, and the Follower must not walk back to it to make the task hold again

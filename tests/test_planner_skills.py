@@ -4,26 +4,14 @@ bounded retries) behaves as documented."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
-from planner_scenes import (
-    CAMERA,
-    CONTEXT,
-    ArrivedNavigator,
-    belief,
-    detection,
-    kitchen,
-    observation,
-)
+from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, kitchen, observation
 
-from contracts.geometry import Pose
 from contracts.language import Subgoal
 from contracts.navigation import NavigationGoal
-from contracts.planning import Goal, PlannedSubgoal, SkillState
+from contracts.planning import PlannedSubgoal, SkillState
 from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
 from planner.history import History
-from planner.pddl_planner import PddlPlanner
 from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, InteractSkill, took_effect
 
 
@@ -247,19 +235,3 @@ def test_a_believed_object_under_a_seen_one_is_not_clicked_through_it():
     s = skill("SliceObject", "Tomato", "Tomato")
     step = s.step(observation(), scene, [lettuce, counter])
     assert step.action is None or step.action.action != "Slice"  # no slice through the lettuce
-
-
-def test_where_the_follower_stood_to_act_is_remembered_for_the_thing_its_place_and_receptacle():
-    # (for "Walk back to the desk.": the desk it took the book from; tests/test_planner_partial_belief.py)
-    p = PddlPlanner()
-    p.reset(CONTEXT)
-    there = replace(belief(kitchen()), pose=Pose(0.5, -0.25, 90.0, 30.0))
-    pickup = p.skill(PlannedSubgoal(Subgoal("PickupObject", "Apple"), "Apple"), there, ArrivedNavigator())
-    assert pickup.step(observation(), there, [detection("Apple", (55, 50, 70, 65))]).action.action == "Pickup"
-    there.memory.instances["Apple"].container, there.memory.held = None, "Apple"  # the mapper sees it taken
-    assert pickup.step(observation("Pickup"), there, []).state == SkillState.SUCCEEDED
-    assert p.history.stood_at == {"Apple": (0.5, -0.25), "Counter": (0.5, -0.25)}  # the apple lay on the counter
-    walk = Goal(None, (Subgoal("GotoLocation", "CounterTop"),))
-    p.skill(p.plan(walk, there).steps[0], there, ArrivedNavigator())  # handed out; it succeeds
-    p.plan(walk, replace(there, pose=Pose(1.0, 0.0, 0.0, 0.0)))  # the planner settles it where the walk ended
-    assert list(p.history.stood_at) == ["Apple", "Counter"] and p.history.stood_at["Counter"] == (1.0, 0.0)
