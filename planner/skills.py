@@ -253,8 +253,9 @@ class SearchSkill(Skill):
         self.turns = self.steps = self.spins = self.looks = 0
         self.opening = self.arrived = self.switched_off = False
         self.known: set[str] | None = None  # instances of the type in memory when the search began
-        # given up on, spoken of again: search everywhere again
-        self.afresh = object_type if object_type in history.retold else None
+        if object_type in history.retold:  # given up on, spoken of again: search everywhere again
+            history.retold.discard(object_type)
+            navigator.searcher.start_over()
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
@@ -268,10 +269,6 @@ class SearchSkill(Skill):
         if self.steps > 4 * MAX_STEPS:
             return SkillStep.fail(f"searched {MAX_STEPS * 4} steps for a {self.object_type} without finding one")
         searcher = self.navigator.searcher
-        if self.afresh is not None:
-            self.history.retold.discard(self.afresh)
-            self.afresh = None
-            searcher.start_over()
         if self.current is None:
             self.current = searcher.next_search(belief, self.object_type)
             self.turns = 0
