@@ -6,8 +6,11 @@ are reset as a Follower's would be; the Follower looks around at its start (four
 turns at two horizons), then walks with the mapper's own navigator to ``waypoints`` random
 truly navigable points and looks around at each. Scored at the end, over the lattice
 points the map has explored: IoU of "blocked" (the navigator's passability on the map vs
-the simulator's navigable grid) and the explored share of the navigable area. Timed: one
-mapper update plus one navigation decision per step (``ms_per_step``).
+the simulator's navigable grid) and the explored share of the navigable area; and the
+object memory's furniture against the scene's fixed objects (``_count_instances``): how many
+instances the map holds per fixed object it found (1.0 = each seen as one) and how many of
+its instances lie on no fixed object of their type. Timed: one mapper update plus one
+navigation decision per step (``ms_per_step``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from mapping.navigation import STEP, _Lattice
 from simulator.oracle import OracleAccess
 from simulator.scenes import GRID
 
+MATCH_MARGIN = 0.15  # metres around a fixed object's box that a remembered instance's middle may lie in
 LOOK_AROUND = ["Turn Right"] * 4 + ["Look Down"] + ["Turn Right"] * 4 + ["Look Up"]
 
 
@@ -64,7 +68,40 @@ def tour(sim: Any, episode: Any, perception_name: str, mapper_name: str = "seman
         steps += 1
     belief = mapper.update(observation, perception.detect(observation))
     return {**_score(belief.grid, truth, getattr(mapper.params, "clearance", 0.0)),
+            **_count_instances(belief.memory, sim),
             "ms_per_step": 1000 * float(np.median(timings)) if timings else 0.0, "steps": steps}
+
+
+def _count_instances(memory: Any, sim: Any, margin: float = MATCH_MARGIN) -> dict[str, float]:
+    """Each remembered instance of a fixed object's type matched to the fixed object of its
+    type whose box (odometry frame, grown by ``margin``) holds its middle, the nearest if
+    several: ``instances_per_object`` (matched instances / fixed objects matched),
+    ``duplicated_objects`` (share of those matched by two or more) and ``stray_instances``
+    (share of the instances matched to none)."""
+    origin = sim.odometry_origin(FOLLOWER)
+    turned = round(origin[2] / 90) % 2 == 1  # the odometry frame's axes are the world's, or swapped
+    fixed: dict[str, list[tuple[np.ndarray, np.ndarray, str]]] = {}
+    for obj in sim.world.scene.fixed_objects.values():
+        size = np.asarray(obj.size)[[2, 1, 0] if turned else [0, 1, 2]]
+        fixed.setdefault(obj.object_type, []).append((world_to_odometry(np.asarray(obj.position), origin), size, obj.object_id))
+    matches: dict[str, int] = {}
+    stray = counted = 0
+    for instance in memory.instances.values():
+        if instance.object_type not in fixed or instance.states.get("inferred"):
+            continue
+        counted += 1
+        here = np.asarray(instance.position)
+        holding = [(float(np.linalg.norm(here - centre)), object_id) for centre, size, object_id in fixed[instance.object_type]
+                   if np.all(np.abs(here - centre) <= size / 2 + margin)]
+        if not holding:
+            stray += 1
+            continue
+        object_id = min(holding)[1]
+        matches[object_id] = matches.get(object_id, 0) + 1
+    found = len(matches)
+    return {"instances_per_object": sum(matches.values()) / found if found else 1.0,
+            "duplicated_objects": sum(n > 1 for n in matches.values()) / found if found else 0.0,
+            "stray_instances": stray / counted if counted else 0.0}
 
 
 def _true_navigable(sim: Any) -> set[tuple[int, int]]:

@@ -108,6 +108,27 @@ def test_a_scripted_tour_maps_the_room_on_rendered_frames():
     score = tour(sim, load_episodes(shipped_path("valid_unseen"))[0][5], "oracle-seg", waypoints=1)
     sim.close()
     assert score["free_precision"] > 0.9 and score["explored_navigable"] > 0.3 and score["obstacle_iou"] > 0.2
+    assert 1.0 <= score["instances_per_object"] < 2.0 and score["stray_instances"] < 0.05  # oracle-seg: all on their objects
+
+
+def test_the_map_score_counts_instances_per_fixed_object_in_the_odometry_frame():
+    from types import SimpleNamespace
+
+    from agent.map_quality import _count_instances
+    from contracts.belief import ObjectMemory
+
+    counters = {"A": SimpleNamespace(object_id="A", object_type="CounterTop", position=(2.0, 0.9, 1.0), size=(2.0, 0.1, 0.6)),
+                "B": SimpleNamespace(object_id="B", object_type="CounterTop", position=(0.0, 0.9, 3.0), size=(0.6, 0.1, 1.0))}
+    # started at (1, 1) facing +x (rotation 90): odometry x = -(world z - 1), z = world x - 1
+    sim = SimpleNamespace(odometry_origin=lambda agent: (1.0, 1.0, 90, 0), world=SimpleNamespace(scene=SimpleNamespace(fixed_objects=counters)))
+    memory = ObjectMemory()
+    for z in (0.3, 1.0, 1.7):  # three parts of counter A (1 to 3 m along world x): one object held as three
+        memory.add("CounterTop", (0.0, 0.9, z))
+    memory.add("CounterTop", (-2.0, 0.9, -1.0))  # counter B
+    memory.add("CounterTop", (2.0, 0.9, 2.0))  # on nothing
+    memory.add("Apple", (0.0, 0.95, 1.0))  # not a fixed object's type: not counted
+    score = _count_instances(memory, sim)
+    assert score == {"instances_per_object": 2.0, "duplicated_objects": 0.5, "stray_instances": 0.2}
 
 
 def test_replay_draws_the_followers_own_map_beside_its_view():

@@ -45,8 +45,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "map", help="map quality and speed of a mapper on scripted tours (needs EGL)",
         description="On valid_unseen start states with rendering on, the Follower looks around and walks to "
         "random navigable points with the mapper's navigator; reports obstacle IoU against the true "
-        "navigable grid, the precision of the cells it calls passable, the explored share, and ms_per_step "
-        "(one map update plus one navigation decision, median; perception not included).",
+        "navigable grid, the precision of the cells it calls passable, the explored share, how many "
+        "remembered instances each fixed object found is held as (instances_per_object, duplicated_objects, "
+        "stray_instances), and ms_per_step (one map update plus one navigation decision, median; perception "
+        "not included).",
     )
     mapping.add_argument("--mapper", default="semantic")
     mapping.add_argument("--perception", default="oracle-seg")
