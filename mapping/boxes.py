@@ -1,8 +1,11 @@
 """Sightings fused with remembered instances by their 3-D boxes (centre, extent): drawers,
-cabinets and shelves in rows and columns, objects seen in parts, an opened container with
-its door. Used by the ``semantic`` mapper (``mapping.semantic``)."""
+cabinets and shelves in rows and columns, objects seen in parts, furniture seen a part at a
+time from different places, an opened container with its door. Used by the ``semantic``
+mapper (``mapping.semantic``)."""
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 import numpy as np
 
@@ -16,6 +19,13 @@ BOX_MARGIN = 0.05  # metres: a sighting belongs to an instance whose box (plus t
 # taller than one view shows whole: a far view shows the bottom of the door under the stove,
 # a near one looking down its top, and their boxes' middles lie 0.4 m apart (``column_twins``)
 TALL = ("Cabinet",)
+# big and never moved: each view shows a part (two views' middles can lie a metre apart), so a
+# sighting whose box overlaps one's by ``OVERLAP`` is more of it; ones of a kind may stand
+# touching (counters in an L, armchairs), so merely meeting is not enough. Chairs are left out:
+# a detection of one at a table often takes in the table, and the chairs around it grew into one
+FURNITURE = ("CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "Bed", "Sofa",
+             "ArmChair", "Ottoman", "TVStand", "Bathtub", "BathtubBasin")
+OVERLAP = 0.1  # metres, along each horizontal axis (or half the narrower box's width, if less)
 
 
 def observe_box(memory: ObjectMemory, object_type: str, position: tuple[float, float, float],
@@ -48,6 +58,39 @@ def nearest_box(instances: list[ObjectInstance], position: tuple[float, float, f
             if distance < best_distance:
                 best, best_distance = instance, distance
     return best
+
+
+def furniture_part(memory: ObjectMemory, object_type: str, position: tuple[float, float, float],
+                   extent: tuple[float, float, float], exclude: Collection[str] = ()) -> ObjectInstance | None:
+    """The ``FURNITURE`` instance a sighting is another part of (``overlapping_box``; not one
+    keyed in ``exclude``, seen apart in the same frame); None for other types. The caller
+    folds the sighting in with ``union_box``: the box holding both."""
+    if object_type not in FURNITURE:
+        return None
+    return overlapping_box([i for i in memory.of_type(object_type) if i.key not in exclude], position, extent)
+
+
+def overlapping_box(instances: list[ObjectInstance], position: tuple[float, float, float],
+                    extent: tuple[float, float, float]) -> ObjectInstance | None:
+    """The nearest (3-D) of ``instances`` whose box overlaps the sighting's: by ``OVERLAP``
+    (or half the narrower width) along x and z, at all along y."""
+    best, best_distance = None, np.inf
+    for instance in instances:
+        if boxes_overlap((instance.position, instance.extent), (position, extent)):
+            distance = float(np.linalg.norm(np.subtract(instance.position, position)))
+            if distance < best_distance:
+                best, best_distance = instance, distance
+    return best
+
+
+def boxes_overlap(a: tuple[tuple[float, ...], tuple[float, ...]], b: tuple[tuple[float, ...], tuple[float, ...]]) -> bool:
+    """Whether two (centre, extent) boxes overlap by ``OVERLAP`` (or half the narrower width)
+    along x and z and at all along y."""
+    gap = np.abs(np.asarray(a[0]) - np.asarray(b[0]))
+    ea, eb = np.asarray(a[1]), np.asarray(b[1])
+    overlap = (ea + eb) / 2 - gap  # along each axis
+    need = np.minimum(OVERLAP, np.minimum(ea, eb) / 2)
+    return bool(overlap[0] >= need[0] and overlap[2] >= need[2] and overlap[1] >= 0)
 
 
 def boxes_meet(a: tuple[tuple[float, ...], tuple[float, ...]], b: tuple[tuple[float, ...], tuple[float, ...]]) -> bool:
@@ -86,15 +129,17 @@ def merge_parts(memory: ObjectMemory) -> list[tuple[str, str]]:
     """Fold instances that have come to be known as one object seen in parts into the
     earliest of them (its box the union, their sightings and states; what was believed in
     a later one is believed in it): a ``SINGLE`` type's whose boxes meet (seen in parts
-    before either box was whole), a ``TALL`` type's ``column_twins``. Returns (gone, kept)
-    key pairs."""
+    before either box was whole), a ``TALL`` type's ``column_twins``, ``FURNITURE`` whose
+    boxes overlap (views of parts that grew into each other). Returns (gone, kept) key pairs."""
     gone: list[tuple[str, str]] = []
-    for object_type in (*SINGLE, *TALL):
+    for object_type in (*SINGLE, *TALL, *FURNITURE):
         instances = sorted(memory.of_type(object_type), key=lambda i: (len(i.key), i.key))  # oldest first
         for n, later in enumerate(instances[1:], start=1):
             before = [i for i in instances[:n] if i.key in memory.instances]
             if object_type in SINGLE:
                 earlier = nearest_box(before, later.position, later.extent, meeting=True)
+            elif object_type in FURNITURE:
+                earlier = overlapping_box(before, later.position, later.extent)
             else:
                 earlier = next((i for i in before if column_twins(i, later)), None)
             if earlier is None or memory.held in (earlier.key, later.key):

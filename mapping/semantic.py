@@ -45,6 +45,7 @@ from contracts.observation import ModuleContext, Observation
 from contracts.perception import Detection
 from contracts.planning import ActionOutcome
 from contracts.registry import mapper
+from mapping import boxes
 from mapping.boxes import SINGLE, boxes_meet, merge_parts, nearest_box, observe_box, union_box
 from mapping.exploration import FrontierPriorSearcher
 from mapping.fixtures import FaucetBeliefs
@@ -253,6 +254,9 @@ class SemanticMapper(Mapper):
         cut = detection.mask[:, 0].any() or detection.mask[:, -1].any()  # cut by the frame's side: a part
         if opened is not None:
             instance = union_box(self.memory, opened, centroid, extent, detection.score, self.step)
+        elif (more_of := boxes.furniture_part(self.memory, detection.object_type, centroid, extent, self.sightings)) is not None:
+            instance = union_box(self.memory, more_of, centroid, extent, detection.score, self.step)
+            self.sightings[instance.key] = (centroid, extent)
         elif (cut or detection.object_type in SINGLE) and (part_of := nearest_box(
                 self.memory.of_type(detection.object_type), centroid, extent, meeting=True)) is not None:
             instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)

@@ -1,10 +1,10 @@
 """Box fusion of the semantic map (``mapping.boxes``): drawers in a column stay apart, an
-object seen in parts becomes one instance."""
+object seen in parts becomes one instance, furniture seen a part at a time one box."""
 
 from __future__ import annotations
 
 from contracts.belief import ObjectMemory
-from mapping.boxes import merge_parts, observe_box
+from mapping.boxes import boxes_overlap, merge_parts, observe_box, overlapping_box, union_box
 
 
 def test_a_column_of_drawers_stays_apart_and_a_partial_view_joins_its_drawer():
@@ -48,3 +48,27 @@ def test_a_cabinet_door_seen_in_parts_from_far_and_near_becomes_one_instance():
     assert pot.container == far.key and far.position[1] - far.extent[1] / 2 <= 0.01
     assert far.position[1] + far.extent[1] / 2 >= 0.85
     assert all(i.key in memory.instances for i in (wall, *stacked, *drawers))
+
+
+def test_views_of_a_counter_that_overlap_become_one_and_counters_in_an_l_stay_two():
+    """A 3 m counter seen a part at a time: the parts overlap and fold into one box holding
+    them; the counter touching its end (an L) and a far part that overlaps nothing stay
+    apart until a view that overlaps both grows one into the other."""
+    memory = ObjectMemory()
+    left = memory.add("CounterTop", (0.5, 0.9, 0.0), extent=(1.0, 0.05, 0.6), times_seen=3)
+    corner = memory.add("CounterTop", (-0.3, 0.9, 1.0), extent=(0.6, 0.05, 1.4))  # touches left's end: another counter
+    right = memory.add("CounterTop", (2.5, 0.9, 0.0), extent=(1.0, 0.05, 0.6))  # no overlap with left yet
+    assert merge_parts(memory) == []
+    middle = overlapping_box(memory.of_type("CounterTop"), (1.45, 0.9, 0.0), (1.6, 0.05, 0.6))
+    assert middle is not None and middle.key == left.key
+    union_box(memory, left, (1.45, 0.9, 0.0), (1.6, 0.05, 0.6), 1.0, 4)
+    assert left.position[0] - left.extent[0] / 2 <= 0.0 and left.position[0] + left.extent[0] / 2 >= 2.2
+    assert merge_parts(memory) == [(right.key, left.key)]
+    assert left.position[0] + left.extent[0] / 2 >= 3.0 and corner.key in memory.instances
+
+
+def test_furniture_overlap_needs_more_than_touching_and_a_common_height():
+    assert boxes_overlap(((0, 0.5, 0), (1.0, 0.5, 1.0)), ((0.8, 0.5, 0), (1.0, 0.5, 1.0)))  # 0.2 m into each other
+    assert not boxes_overlap(((0, 0.5, 0), (1.0, 0.5, 1.0)), ((0.97, 0.5, 0), (1.0, 0.5, 1.0)))  # side by side
+    assert not boxes_overlap(((0, 0.2, 0), (1.0, 0.2, 1.0)), ((0.2, 0.9, 0), (1.0, 0.2, 1.0)))  # one above the other
+    assert boxes_overlap(((0, 0.5, 0), (0.1, 0.5, 1.0)), ((0.0, 0.5, 0.3), (0.12, 0.5, 1.0)))  # thin: half its width
