@@ -9,7 +9,8 @@ few centimetres off projects onto the door beside it (valid_seen 0100: the upper
 next to the one the pot was in was opened, and the hint trail moved on as if it had been
 looked into). An instance the Follower saw where it believes it is not a
 detection far from the screen rectangle of its believed box (``NEAR_MARGIN``): the raw
-slice on the counter in view is not the cooked one in the microwave beside it. The click
+slice on the counter in view is not the cooked one in the microwave beside it; nor is what
+it put or sliced into a receptacle it saw a detection far from the receptacle's. The click
 is the mask pixel nearest the mask's centroid that is the target's own as far as possible
 (a click resolves to the smallest thing under it, so the spoon on the counter would take a
 click meant for the counter).
@@ -37,24 +38,28 @@ def same_kind(detected: str, believed: str) -> bool:
 
 def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pose,
                 camera: CameraIntrinsics, claimed_by: tuple[ObjectInstance, ...] = (),
-                depth: np.ndarray | None = None) -> Detection | None:
+                depth: np.ndarray | None = None, container: ObjectInstance | None = None) -> Detection | None:
     """The detection that is ``instance`` (None when none of its type is in view). For an
     instance believed but never seen (an inferred slice), the detections that are other
     instances in ``claimed_by`` are not it, unless nothing else is in view: the toasted
-    slice put back on the plate is not the raw one believed beside it. ``depth``: the
-    frame's depth, to tell detections apart by where their surfaces lie (``nearest_surfaces``)."""
+    slice put back on the plate is not the raw one believed beside it. An inferred
+    instance in a seen ``container`` (what the Follower put or sliced there) is no
+    detection far from the container's screen rectangle: the apple put into the fridge is
+    not the one on the counter in view (ALFRED dev 075758 cooled one apple and took the
+    other to the table). ``depth``: the frame's depth, to tell detections apart by where
+    their surfaces lie (``nearest_surfaces``)."""
     mine = [d for d in detections if same_kind(d.object_type, instance.object_type)]
     if instance.states.get("inferred") and claimed_by:
         taken = {id(find_target(other, mine, pose, camera)) for other in claimed_by}
         mine = [d for d in mine if id(d) not in taken] or mine
-    rect = screen_rect(instance, pose, camera)
-    if instance.times_seen > 0 and not instance.states.get("inferred") and rect is not None:
-        margin = NEAR_MARGIN * camera.width
-        mine = [d for d in mine if d.box[0] <= rect[2] + margin and d.box[2] >= rect[0] - margin
-                and d.box[1] <= rect[3] + margin and d.box[3] >= rect[1] - margin]
+    seen = instance.times_seen > 0 and not instance.states.get("inferred")
+    if seen:
+        mine = _near_rect(mine, screen_rect(instance, pose, camera), camera)
+    elif container is not None and container.times_seen > 0 and not container.states.get("inferred"):
+        mine = _near_rect(mine, screen_rect(container, pose, camera), camera)
     if not mine:
         return None
-    if depth is not None and len(mine) > 1 and instance.times_seen > 0 and not instance.states.get("inferred"):
+    if depth is not None and len(mine) > 1 and seen:
         mine = nearest_surfaces(instance, mine, depth_to_points(depth, pose, camera))
     pixel = project(instance.position, pose, camera)
     if pixel is None or len(mine) == 1:
@@ -69,6 +74,17 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
         return float(np.hypot(max(x0 - col, 0, col - x1), max(y0 - row, 0, row - y1)))
 
     return min(mine, key=miss)
+
+
+def _near_rect(detections: list[Detection], rect: tuple[float, float, float, float] | None,
+               camera: CameraIntrinsics) -> list[Detection]:
+    """The detections whose boxes come within ``NEAR_MARGIN`` of a screen rectangle (all of
+    them without one: a corner behind the camera)."""
+    if rect is None:
+        return detections
+    margin = NEAR_MARGIN * camera.width
+    return [d for d in detections if d.box[0] <= rect[2] + margin and d.box[2] >= rect[0] - margin
+            and d.box[1] <= rect[3] + margin and d.box[3] >= rect[1] - margin]
 
 
 def nearest_surfaces(instance: ObjectInstance, detections: list[Detection], points: np.ndarray) -> list[Detection]:

@@ -92,7 +92,7 @@ class InteractSkill(Skill):
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
         name = self.queue[0] if self.queue else self.action
         detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief),
-                                observation.depth)
+                                observation.depth, belief.memory.instances.get(instance.container or ""))
         if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth)
             if detection is not None:  # where nothing seen would take the click instead

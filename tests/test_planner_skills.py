@@ -41,6 +41,19 @@ def test_the_detection_matching_the_projected_instance_is_chosen():
     assert find_target(mug, [right], scene.pose, CAMERA) is right
 
 
+def test_what_was_put_into_a_seen_receptacle_is_no_detection_far_from_it():
+    """ALFRED dev 075758: the apple put into the fridge (believed on the fridge's box, never
+    seen there) is not the apple on the counter on the other side of the frame."""
+    scene = belief([("Fridge", "Fridge", (-0.6, 1.0, 1.2), None, {}),
+                    ("Put", "Apple", (-0.6, 1.9, 1.2), "Fridge", {"inferred": True})])
+    fridge, put = scene.memory.instances["Fridge"], scene.memory.instances["Put"]
+    fridge.extent = (0.7, 1.8, 0.7)
+    counter_apple, fridge_apple = detection("Apple", (85, 70, 95, 80)), detection("Apple", (20, 45, 30, 55))
+    assert find_target(put, [counter_apple], scene.pose, CAMERA, container=fridge) is None
+    assert find_target(put, [counter_apple, fridge_apple], scene.pose, CAMERA, container=fridge) is fridge_apple
+    assert find_target(put, [counter_apple], scene.pose, CAMERA) is counter_apple  # where, without the fridge, is a guess
+
+
 def test_with_depth_the_detection_whose_surface_is_in_the_believed_box_is_chosen():
     # two cabinet doors one above the other; the centre believed a little high projects onto
     # the upper door, but the lower door's surface is the one in the believed box (valid_seen 0100)
