@@ -224,11 +224,18 @@ def free_spot(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics) 
     return None
 
 
+def clean_pixels(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics, affordance: str | None) -> int:
+    """How many pixels (on the ``STRIDE`` grid) of the target's believed box on screen would
+    select it from where the Follower stands."""
+    return int(good_pixels(target, box_on_screen(target, belief.pose, camera), belief, camera, affordance).sum())
+
+
 def better_view(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics,
-                affordance: str | None) -> tuple[str, float] | None:
-    """When no pixel of the target selects it from here: the one-step move (Backward, Pan
-    Left/Right, Forward) onto a free cell, within reach, from which most pixels would, with
-    the horizontal distance to the target's box there (None: no move helps)."""
+                affordance: str | None, than: int = 0) -> tuple[str, float] | None:
+    """The one-step move (Backward, Pan Left/Right, Forward) onto a free cell, within reach,
+    from which most pixels would select the target, and more than ``than`` (when no pixel
+    does from here: 0), with the horizontal distance to the target's box there (None: no
+    move helps)."""
     pose = belief.pose
     h = np.radians(pose.heading)
     ahead, side = np.array([np.sin(h), np.cos(h)]), np.array([np.cos(h), -np.sin(h)])
@@ -243,7 +250,7 @@ def better_view(target: ObjectInstance, belief: Belief, camera: CameraIntrinsics
             continue
         moved = Pose(float(x), float(z), pose.heading, pose.horizon)
         count = int(good_pixels(target, box_on_screen(target, moved, camera), belief, camera, affordance, moved).sum())
-        if count > 0 and (best is None or count > best[0]):
+        if count > than and (best is None or count > best[0]):
             flat = np.maximum(np.maximum(low[[0, 2]] - (x, z), (x, z) - high[[0, 2]]), 0.0)
             best = (count, name, float(np.hypot(*flat)))
     return None if best is None else (best[1], best[2])

@@ -28,7 +28,7 @@ from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep,
 from planner import knowledge
 from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
 from planner.history import ACTION_OPS, History
-from planner.raycast import better_view, free_spot, ray_click
+from planner.raycast import better_view, clean_pixels, free_spot, ray_click
 
 ACTIONS = {"PickupObject": "Pickup", "PutObject": "Place", "OpenObject": "Open", "CloseObject": "Close",
            "ToggleObjectOn": "ToggleOn", "ToggleObjectOff": "ToggleOff", "SliceObject": "Slice", "PourObject": "Pour"}
@@ -37,6 +37,10 @@ AFFORDANCE = {"Pickup": "pickupable", "Place": "receptacle", "Open": "openable",
 ALREADY = {"Open": "already open", "Close": "already closed", "ToggleOn": "already on", "ToggleOff": "already off"}
 MAX_RETRIES = 3
 MAX_MOVES = 3  # steps aside or back to find a view with a clean click
+# of the frame's width: a click this near its left or right side first steps to where more of
+# the target shows, if a step does (no-oracle ALFRED dev: 16 of 43 pickups clicked this near
+# a side failed, 23 of 604 elsewhere)
+EDGE = 0.1
 MAX_STEPS = 250  # actions one skill may take
 HORIZONS = (0.0, 30.0, -30.0, 60.0)  # camera horizons to scan when the target is not in view on arrival
 REACH = 1.0  # metres (horizontal) the skill walks to a pose this near the target
@@ -127,6 +131,12 @@ class InteractSkill(Skill):
                 self.reach = max(self.reach, move[1] + 0.05)  # the navigator must not walk back
                 return SkillStep.act(LowLevelAction(move[0]))
         x, y = point or click_point(detection, detections, tuple(self.avoid), centre, affordance)
+        if self.moves < MAX_MOVES and not self.queue and min(x, 1 - x) < EDGE and (move := better_view(
+                instance, belief, self.camera, affordance, clean_pixels(instance, belief, self.camera, affordance))):
+            self.moves += 1  # at the frame's side and cut by it: step to where more of it shows
+            self.reach = max(self.reach, move[1] + 0.05)
+            self.hold = True
+            return SkillStep.act(LowLevelAction(move[0]))
         if self.queue:  # a recovery action on the target itself
             action = LowLevelAction(name, {"x": x, "y": y}, self.target)
         else:

@@ -331,3 +331,20 @@ def test_a_pour_that_finds_the_vessel_empty_has_it_filled_again():
     assert s.step(observation(), b, dets).action.action == "Pour"
     failed = s.step(observation("Pour", False, "Mug|1 is not filled with liquid"), b, dets)
     assert failed.state == SkillState.FAILED and not s.history.has("Mug", "water")
+
+
+def test_a_target_cut_by_the_frames_side_is_clicked_after_a_step_that_shows_more_of_it():
+    # an apple at the right side of the frame, half out of view: first a step right, then the click
+    b = scene([("Apple", "Apple", (1.05, 1.0, 1.0), None, {}, (0.2, 0.2, 0.2))], horizon=20.0)
+    b.grid.occupancy[:] = 1  # all free
+    s = skill("PickupObject", "Apple", "Apple")
+    cut = [detection("Apple", (89, 50, 100, 62))]
+    step = s.step(observation(), b, cut)
+    assert step.action.action == "Pan Right"
+    b.pose = Pose(0.25, 0.0, 0.0, 20.0)
+    whole = [detection("Apple", (79, 50, 96, 62))]
+    assert s.step(observation("Pan Right"), b, whole).action.action == "Pickup"
+    centred = scene([("Apple", "Apple", (0.0, 1.0, 1.0), None, {}, (0.2, 0.2, 0.2))], horizon=20.0)
+    centred.grid.occupancy[:] = 1
+    assert skill("PickupObject", "Apple", "Apple").step(observation(), centred, [detection("Apple", (40, 50, 60, 62))]) \
+        .action.action == "Pickup"  # in the middle: clicked at once
