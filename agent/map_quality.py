@@ -7,7 +7,7 @@ turns at two horizons), then walks with the mapper's own navigator to ``waypoint
 truly navigable points and looks around at each. Scored at the end, over the lattice
 points the map has explored: IoU of "blocked" (the navigator's passability on the map vs
 the simulator's navigable grid) and the explored share of the navigable area; and the
-object memory's furniture against the scene's fixed objects (``_count_instances``): how many
+object memory against the scene's fixed objects (``_count_instances``): how many
 instances the map holds per fixed object it found (1.0 = each seen as one) and how many of
 its instances lie on no fixed object of their type. Timed: one mapper update plus one
 navigation decision per step (``ms_per_step``).
