@@ -5,7 +5,7 @@ mapper (``mapping.semantic``)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 import numpy as np
 
@@ -46,18 +46,17 @@ def nearest_box(instances: list[ObjectInstance], position: tuple[float, float, f
     meets the sighting's box (a part of an object cut by the frame's side: its centre is not
     the object's)."""
     here, half = np.asarray(position), np.asarray(extent) / 2
-    best, best_distance = None, np.inf
-    for instance in instances:
-        gap = np.abs(np.asarray(instance.position) - here)
-        if meeting:
-            near = boxes_meet((instance.position, instance.extent), (position, extent))
-        else:
-            near = bool(np.all(gap <= np.maximum(np.asarray(instance.extent) / 2, half) + BOX_MARGIN))
-        if near:
-            distance = float(np.linalg.norm(gap))
-            if distance < best_distance:
-                best, best_distance = instance, distance
-    return best
+    if meeting:
+        return _nearest(instances, position, lambda i: boxes_meet((i.position, i.extent), (position, extent)))
+    return _nearest(instances, position, lambda i: bool(np.all(
+        np.abs(np.asarray(i.position) - here) <= np.maximum(np.asarray(i.extent) / 2, half) + BOX_MARGIN)))
+
+
+def _nearest(instances: list[ObjectInstance], position: tuple[float, float, float],
+             near: Callable[[ObjectInstance], bool]) -> ObjectInstance | None:
+    """The nearest (3-D) of the ``instances`` that are ``near`` (the first of equals)."""
+    return min((i for i in instances if near(i)), default=None,
+               key=lambda i: float(np.linalg.norm(np.subtract(i.position, position))))
 
 
 def furniture_part(memory: ObjectMemory, object_type: str, position: tuple[float, float, float],
@@ -74,13 +73,7 @@ def overlapping_box(instances: list[ObjectInstance], position: tuple[float, floa
                     extent: tuple[float, float, float]) -> ObjectInstance | None:
     """The nearest (3-D) of ``instances`` whose box overlaps the sighting's: by ``OVERLAP``
     (or half the narrower width) along x and z, at all along y."""
-    best, best_distance = None, np.inf
-    for instance in instances:
-        if boxes_overlap((instance.position, instance.extent), (position, extent)):
-            distance = float(np.linalg.norm(np.subtract(instance.position, position)))
-            if distance < best_distance:
-                best, best_distance = instance, distance
-    return best
+    return _nearest(instances, position, lambda i: boxes_overlap((i.position, i.extent), (position, extent)))
 
 
 def boxes_overlap(a: tuple[tuple[float, ...], tuple[float, ...]], b: tuple[tuple[float, ...], tuple[float, ...]]) -> bool:

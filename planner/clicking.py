@@ -52,10 +52,10 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
     if instance.states.get("inferred") and claimed_by:
         taken = {id(find_target(other, mine, pose, camera)) for other in claimed_by}
         mine = [d for d in mine if id(d) not in taken] or mine
-    seen = instance.times_seen > 0 and not instance.states.get("inferred")
+    seen = seen_there(instance)
     if seen:
         mine = _near_rect(mine, screen_rect(instance, pose, camera), camera)
-    elif container is not None and container.times_seen > 0 and not container.states.get("inferred"):
+    elif container is not None and seen_there(container):
         mine = _near_rect(mine, screen_rect(container, pose, camera), camera)
     if not mine:
         return None
@@ -74,6 +74,11 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
         return float(np.hypot(max(x0 - col, 0, col - x1), max(y0 - row, 0, row - y1)))
 
     return min(mine, key=miss)
+
+
+def seen_there(instance: ObjectInstance) -> bool:
+    """Was the instance detected where it is believed (not only believed there: ``inferred``)?"""
+    return instance.times_seen > 0 and not instance.states.get("inferred")
 
 
 def _near_rect(detections: list[Detection], rect: tuple[float, float, float, float] | None,
@@ -107,8 +112,7 @@ def handled_twins(instance: ObjectInstance, belief: Belief) -> tuple[ObjectInsta
     """The other instances of ``instance``'s type that the Follower has worked on and seen
     where it left them: each is a detection ``instance`` is not."""
     return tuple(other for other in belief.memory.of_type(instance.object_type)
-                 if other.key != instance.key and other.states.get("handled") and other.times_seen > 0
-                 and not other.states.get("inferred"))
+                 if other.key != instance.key and other.states.get("handled") and seen_there(other))
 
 
 def click_point(target: Detection, detections: list[Detection], avoid: tuple[tuple[float, float], ...] = (),
