@@ -14,6 +14,10 @@ import numpy as np
 
 from contracts.observation import ModuleContext, Observation
 
+# thin utensils a detector from pixels takes for one another (a spatula for a knife, a spoon
+# for a butter knife): where two of them are seen in one place they are one utensil
+LOOKALIKES = frozenset({"Knife", "ButterKnife", "Spatula", "Spoon", "Fork", "Ladle"})
+
 
 @dataclass(frozen=True, eq=False)
 class Detection:

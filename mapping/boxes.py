@@ -1,7 +1,7 @@
 """Sightings fused with remembered instances by their 3-D boxes (centre, extent): drawers,
 cabinets and shelves in rows and columns, objects seen in parts, furniture seen a part at a
-time from different places, an opened container with its door. Used by the ``semantic``
-mapper (``mapping.semantic``)."""
+time from different places, an opened container with its door, a utensil taken for another
+(``LOOKALIKES``). Used by the ``semantic`` mapper (``mapping.semantic``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.geometry import level
+from contracts.perception import LOOKALIKES
 
 # never stand touching another of their type: a sighting that meets one's box is a part of it
 # (an opened fridge's door seen alone, the side of a microwave)
@@ -26,6 +27,10 @@ TALL = ("Cabinet",)
 FURNITURE = ("CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "Bed", "Sofa",
              "ArmChair", "Ottoman", "TVStand", "Bathtub", "BathtubBasin")
 OVERLAP = 0.1  # metres, along each horizontal axis (or half the narrower box's width, if less)
+# two lookalike utensils (a knife, a spatula) believed this near (metres, between middles, along
+# each axis) are one seen as both: the more confident type stands (TATC valid_unseen 0120: the
+# knife picked up to slice the bread was a spatula believed in the same place)
+SAME_PLACE = 0.08
 
 
 def observe_box(memory: ObjectMemory, object_type: str, position: tuple[float, float, float],
@@ -123,7 +128,8 @@ def merge_parts(memory: ObjectMemory) -> list[tuple[str, str]]:
     earliest of them (its box the union, their sightings and states; what was believed in
     a later one is believed in it): a ``SINGLE`` type's whose boxes meet (seen in parts
     before either box was whole), a ``TALL`` type's ``column_twins``, ``FURNITURE`` whose
-    boxes overlap (views of parts that grew into each other). Returns (gone, kept) key pairs."""
+    boxes overlap (views of parts that grew into each other); then lookalike utensils in one
+    place (``_fold_lookalikes``). Returns (gone, kept) key pairs."""
     gone: list[tuple[str, str]] = []
     for object_type in (*SINGLE, *TALL, *FURNITURE):
         instances = sorted(memory.of_type(object_type), key=lambda i: (len(i.key), i.key))  # oldest first
@@ -139,9 +145,29 @@ def merge_parts(memory: ObjectMemory) -> list[tuple[str, str]]:
                 continue
             union_box(memory, earlier, later.position, later.extent, later.confidence, max(earlier.last_seen, later.last_seen))
             earlier.states = {**later.states, **earlier.states}
-            for inst in memory.instances.values():
-                if inst.container == later.key:
-                    inst.container = earlier.key
-            del memory.instances[later.key]
+            _forget(memory, later, earlier)
             gone.append((later.key, earlier.key))
+    return gone + _fold_lookalikes(memory)
+
+
+def _fold_lookalikes(memory: ObjectMemory) -> list[tuple[str, str]]:
+    """Lookalike utensils of two types believed in one place (``SAME_PLACE``): the less
+    confident forgotten for the more confident (not the held one). Returns (gone, kept)."""
+    gone: list[tuple[str, str]] = []
+    utensils = sorted((i for i in memory.instances.values() if i.object_type in LOOKALIKES),
+                      key=lambda i: (-i.confidence, len(i.key), i.key))
+    for n, weaker in enumerate(utensils):
+        kept = next((i for i in utensils[:n] if i.key in memory.instances and i.object_type != weaker.object_type
+                     and all(abs(a - b) <= SAME_PLACE for a, b in zip(i.position, weaker.position, strict=True))), None)
+        if kept is not None and memory.held not in (kept.key, weaker.key) and not weaker.states.get("handled"):
+            _forget(memory, weaker, kept)
+            gone.append((weaker.key, kept.key))
     return gone
+
+
+def _forget(memory: ObjectMemory, gone: ObjectInstance, kept: ObjectInstance) -> None:
+    """``gone`` is ``kept``: what was believed in it is believed in ``kept``."""
+    for inst in memory.instances.values():
+        if inst.container == gone.key:
+            inst.container = kept.key
+    del memory.instances[gone.key]

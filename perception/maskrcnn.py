@@ -7,6 +7,8 @@ object above ``score_threshold``: the class (an AI2-THOR type), score, the predi
 and the mask thresholded at ``mask_threshold``. For the types the Follower said it looks
 for (``attend``) the bar is ``focus_threshold``, unless another class's box scores higher
 in the same place (the mapper lets such a weak detection only confirm what it expects).
+Thin utensils the network takes for one another (``LOOKALIKES``) are one utensil where two
+of their boxes coincide, of the higher-scoring type, whatever the scores.
 Symbolic runs (no frames) see nothing.
 Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
 with ``torch.load(..., weights_only=True)``; a missing or damaged file is one line naming
@@ -26,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from contracts.observation import ModuleContext, Observation
-from contracts.perception import Detection, Perception
+from contracts.perception import LOOKALIKES, Detection, Perception
 from contracts.registry import perception
 from perception.coco import image_tensor
 from perception.maskrcnn_model import (
@@ -149,12 +151,16 @@ class MaskRCNNPerception(Perception):
         out = self.predict(observation.rgb, floor=floor)
         h, w = observation.rgb.shape[:2]
         outranked = _outranked(out) if focus else np.zeros(len(out["scores"]), dtype=bool)
+        # two lookalike utensils' boxes in one place (IoU >= 0.5) are one, of the higher-scoring type
+        # (ALFRED dev 062552: a spatula scoring 0.90 was also a knife at 0.67, picked up to slice with)
+        lookalike = _outranked(out, among=np.array([self.classes[int(label) - 1] in LOOKALIKES for label in out["labels"]],
+                                                   dtype=bool))
         detections = []
-        for box, label, score, prob, other in zip(out["boxes"], out["labels"], out["scores"], out["masks"], outranked,
-                                                  strict=True):
+        for box, label, score, prob, other, mistaken in zip(out["boxes"], out["labels"], out["scores"], out["masks"],
+                                                            outranked, lookalike, strict=True):
             object_type = self.classes[int(label) - 1]
-            if score < self.params.score_threshold and not (object_type in focus and score >= self.params.focus_threshold
-                                                            and not other):
+            if mistaken or (score < self.params.score_threshold
+                            and not (object_type in focus and score >= self.params.focus_threshold and not other)):
                 continue
             mask = prob >= self.params.mask_threshold
             if not mask.any():
@@ -182,9 +188,10 @@ def frame_scale(image: Any, size: tuple[int, int]) -> Any:
     return torch.tensor([image.shape[2] / size[1], image.shape[1] / size[0]] * 2)
 
 
-def _outranked(out: dict[str, np.ndarray]) -> np.ndarray:
+def _outranked(out: dict[str, np.ndarray], among: np.ndarray | None = None) -> np.ndarray:
     """Per box: another class's box scores higher where it is (IoU >= 0.5) -- a pan that also
-    scores a little as a mug is a pan."""
+    scores a little as a mug is a pan. ``among`` (a flag per box): only flagged boxes, by
+    flagged boxes."""
     import torch
     from torchvision.ops import box_iou
 
@@ -192,4 +199,7 @@ def _outranked(out: dict[str, np.ndarray]) -> np.ndarray:
     overlap = box_iou(boxes, boxes).numpy() >= 0.5
     higher = out["scores"][None, :] > out["scores"][:, None]
     other = out["labels"][None, :] != out["labels"][:, None]
-    return (overlap & higher & other).any(axis=1)
+    pairs = overlap & higher & other
+    if among is not None:
+        pairs &= among[:, None] & among[None, :]
+    return pairs.any(axis=1)

@@ -72,3 +72,16 @@ def test_furniture_overlap_needs_more_than_touching_and_a_common_height():
     assert not boxes_overlap(((0, 0.5, 0), (1.0, 0.5, 1.0)), ((0.97, 0.5, 0), (1.0, 0.5, 1.0)))  # side by side
     assert not boxes_overlap(((0, 0.2, 0), (1.0, 0.2, 1.0)), ((0.2, 0.9, 0), (1.0, 0.2, 1.0)))  # one above the other
     assert boxes_overlap(((0, 0.5, 0), (0.1, 0.5, 1.0)), ((0.0, 0.5, 0.3), (0.12, 0.5, 1.0)))  # thin: half its width
+
+
+def test_a_utensil_believed_in_the_place_of_a_more_confident_lookalike_is_that_lookalike():
+    memory = ObjectMemory()
+    spatula = memory.add("Spatula", (1.0, 0.95, 2.0), extent=(0.3, 0.03, 0.08), confidence=0.97)
+    knife = memory.add("Knife", (1.03, 0.96, 2.05), extent=(0.1, 0.02, 0.04), confidence=0.67)  # the same thing
+    beside = memory.add("Fork", (1.0, 0.95, 2.2), extent=(0.2, 0.02, 0.04), confidence=0.5)  # 20 cm on: another
+    held = memory.add("Knife", (3.0, 1.0, 1.0), confidence=0.4)
+    ladle = memory.add("Ladle", (3.0, 1.0, 1.02), confidence=0.9)
+    memory.held = held.key  # in hand: kept
+    pan = memory.add("Pan", (1.0, 0.97, 2.0), extent=(0.3, 0.1, 0.3), confidence=0.99)  # no utensil
+    assert merge_parts(memory) == [(knife.key, spatula.key)]
+    assert {spatula.key, beside.key, held.key, ladle.key, pan.key} <= set(memory.instances)
