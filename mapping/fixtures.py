@@ -18,7 +18,9 @@ The inferred faucet is marked ``states["inferred"]``: a skill clicks inside its 
 box, since no detection shows it; it counts as in view when its basin is and it projects
 well inside the frame (a click on a box cut by the frame's edge missed). A hint-only
 faucet ("the faucet is near the garbage can") is moved behind the basin: a faucet is never
-anywhere else.
+anywhere else. Faucets stand off the basin's middle too (a quarter of the 52 pairs: 0.14-0.44 m
+to a side), so an inferred faucet whose click hit nothing it could switch (``missed``) is
+believed next a step to the side, then the other side (``SIDE_STEPS``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import math
 
 from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose, project
+from contracts.planning import ActionOutcome
 
 FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
@@ -35,6 +38,10 @@ FAUCET_NEAR = 1.0  # metres: a faucet seen this near a basin is its own (no infe
 MIN_SIGHTINGS = 2  # frames a basin must have been seen in
 FRAME_MARGIN = 0.1  # a believed faucet is in view when it projects this far (of the frame) inside its edges
 FRONT_RANGE = (0.4, 0.5, 0.6, 0.7, 0.8)  # metres from a basin's centre where its front's floor is looked for
+# metres to the side (of the back direction) an inferred faucet is believed after 0, 1, 2, ...
+# clicks on it hit nothing to switch (then the offsets repeat)
+SIDE_STEPS = (0.0, 0.2, -0.2, 0.35, -0.35)
+SWITCH_MISSED = "no object that can be acted on (toggleable)"  # the simulator's error for such a click
 
 
 class FaucetBeliefs:
@@ -50,10 +57,20 @@ class FaucetBeliefs:
                 continue
             faucet = self._faucet_of(memory, basin)
             back = _back(grid, pose, basin.position)
+            side = SIDE_STEPS[faucet.states.get("missed", 0) % len(SIDE_STEPS)]
             x, y, z = basin.position
-            faucet.position = (x + back[0] * FAUCET_BACK, y + FAUCET_RISE, z + back[1] * FAUCET_BACK)
+            faucet.position = (x + back[0] * FAUCET_BACK - back[1] * side, y + FAUCET_RISE,
+                               z + back[1] * FAUCET_BACK + back[0] * side)
             if basin.key in in_view and _in_frame(faucet.position, pose, camera):
                 in_view[faucet.key] = in_view[basin.key]
+
+    @staticmethod
+    def missed(memory: ObjectMemory, outcome: ActionOutcome | None) -> None:
+        """Count a switch of an inferred faucet whose click hit nothing it could switch."""
+        faucet = memory.instances.get(outcome.action.object_key or "") if outcome is not None else None
+        if faucet is not None and faucet.states.get("inferred") and not outcome.success \
+                and outcome.action.action in ("ToggleOn", "ToggleOff") and SWITCH_MISSED in outcome.error.lower():
+            faucet.states["missed"] = faucet.states.get("missed", 0) + 1
 
     @staticmethod
     def _faucet_of(memory: ObjectMemory, basin: ObjectInstance) -> ObjectInstance:

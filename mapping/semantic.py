@@ -137,6 +137,7 @@ class SemanticMapper(Mapper):
         if outcome is not None:
             held = self.memory.held
             apply_outcome(self.memory, outcome)
+            self.faucets.missed(self.memory, outcome)
             self._remember_placement(held, observation.pose)
             opened = self.memory.instances.get(outcome.action.object_key or "")
             if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:

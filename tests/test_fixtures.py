@@ -11,8 +11,8 @@ from planner_scenes import CAMERA, ArrivedNavigator, belief, observation
 from contracts.belief import Cell, GridMap, ObjectMemory
 from contracts.geometry import Pose
 from contracts.language import Subgoal
-from contracts.planning import PlannedSubgoal
-from mapping.fixtures import FAUCET_BACK, FAUCET_RISE, FaucetBeliefs
+from contracts.planning import ActionOutcome, LowLevelAction, PlannedSubgoal
+from mapping.fixtures import FAUCET_BACK, FAUCET_RISE, SIDE_STEPS, FaucetBeliefs
 from mapping.fixtures_fit import DATA, faucet_offsets
 from planner.clicking import believed_detection
 from planner.history import History
@@ -39,6 +39,21 @@ def test_a_faucet_is_believed_behind_a_basin_seen_with_none():
     aside = {"SinkBasin#1": 0.8}
     FaucetBeliefs().update(memory, aside, Pose(0.2, 0.0, 90.0, 30.0), unknown_map(), CAMERA)  # looking east
     assert faucet.key not in aside  # out of the frame: not in view, though the basin is
+
+
+def test_an_inferred_faucet_whose_click_hit_nothing_to_switch_is_believed_a_step_to_the_side():
+    memory = kitchen()
+    beliefs, here = FaucetBeliefs(), Pose(0.2, 0.0, 0.0, 30.0)
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    (faucet,) = memory.of_type("Faucet")
+    click = LowLevelAction("ToggleOn", {"x": 0.5, "y": 0.3}, faucet.key)
+    beliefs.missed(memory, ActionOutcome(click, False, "Agent must hold a Knife"))  # another error: no count
+    beliefs.missed(memory, ActionOutcome(click, True))
+    assert "missed" not in faucet.states
+    for side in SIDE_STEPS[1:3]:  # back is +z: the sides are along x
+        beliefs.missed(memory, ActionOutcome(click, False, "No object that can be acted on (toggleable) at (0.50, 0.30)"))
+        beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+        assert faucet.position == pytest.approx((-side, 0.9 + FAUCET_RISE, 1.0 + FAUCET_BACK))
 
 
 def test_the_basins_front_is_where_the_mapped_floor_is_not_where_the_follower_stands():
