@@ -222,6 +222,13 @@ def test_a_held_thing_that_would_not_slice_is_put_down_for_a_real_knife():
     assert steps[0][0] == "PutObject" and steps[0][1] == "Fake"
     assert steps.index(("PickupObject", "Knife", None)) < steps.index(("SliceObject", "Apple", None))
     assert not symbolic_state(belief(kitchen(more=fake), held="Fake"), History()).holds("knife", "Fake")
+    # the only "knife" believed: a real one is searched for (no plan existed: ALFRED dev 062552)
+    alone = [o for o in kitchen(more=fake) if o[0] != "Knife"]
+    plan = planner().plan(goal, belief(alone, held="Fake"))
+    assert plan.status.state == PlannerState.SEARCHING, plan.status.reason
+    steps = actions(plan)
+    assert plan.steps[0].search and ("PutObject", "Fake", "Counter") in steps
+    assert steps.index(("PickupObject", "?Knife", None)) < steps.index(("SliceObject", "Apple", None))
 
 
 def test_a_goal_plate_is_not_parked_on_the_other_goal_plate():
