@@ -146,10 +146,7 @@ class GridNavigator(Navigator):
             misses = self.misses.setdefault(goal.instance, set())
             if self.in_view is None or instance.states.get("inferred"):  # never detected: nothing to see it by
                 return NavigationStep(NavigationState.ARRIVED)
-            # a centred goal arrives only here, at its goal pose; one seen on the way only at the
-            # frame's side, here as near as on the way (ALFRED dev 052446: a plate under an apple,
-            # seen 1.2 m off from each goal pose, was given up "not seen from 3 poses")
-            if self.sees(goal.instance, goal.seen_within or goal.reach):
+            if self.sees(goal.instance, goal.reach):  # a centred goal arrives only here, at its goal pose
                 return NavigationStep(NavigationState.ARRIVED)
             if len(misses) >= max_misses:
                 self.gave_up.add(goal.instance)
