@@ -23,8 +23,7 @@ seen from wins (not for containers: their front matters, and one seen askew from
 then opened from the side). Arrival: when the mapper tells the navigator what the camera
 sees (``in_view``: instance key -> the horizontal distance of its nearest seen point this
 frame), the Follower has arrived as soon as the instance is seen within reach -- wherever it
-is on the way, unless only near the frame's left or right side (``at_side``: a click there
-missed half the time; a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a
+is on the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a
 goal pose reached, looked from, and not seeing it is ruled out for that instance and the
 next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not where it
 was believed to be, or not to be seen from there; counting it as arrived stopped the search
@@ -86,7 +85,6 @@ class GridNavigator(Navigator):
         self.blocked: set[tuple[int, int]] = set()  # lattice points a forward move failed into
         self.visited: set[tuple[int, int]] = set()  # lattice points the Follower stood on
         self.in_view: dict[str, float] | None = None  # set by a mapper that knows what the camera sees
-        self.at_side: set[str] = set()  # ... and which of those it sees only near the frame's left or right side
         self.misses: dict[str, set[tuple[int, int, int]]] = {}  # goal poses that did not show an instance
         self.missed_at: dict[str, tuple[float, float]] = {}  # where the instance was believed when they were
         self.gave_up: set[str] = set()  # instances declared unreachable: no goal pose showed them
@@ -111,8 +109,7 @@ class GridNavigator(Navigator):
             instance = belief.memory.instances.get(goal.instance)
             if instance is None:
                 return NavigationStep(NavigationState.UNREACHABLE, reason=f"{goal.instance} is not in memory")
-            if self.sees(goal.instance, goal.seen_within or goal.reach) and not goal.centred \
-                    and goal.instance not in self.at_side:
+            if self.sees(goal.instance, goal.seen_within or goal.reach) and not goal.centred:
                 return NavigationStep(NavigationState.ARRIVED)
             target = (instance.position[0], instance.position[2])
             self._forget_moved(goal.instance, target)

@@ -67,10 +67,6 @@ TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as 
 OPENED_DEPTH = 0.35  # metres: what lies in a container the Follower opened is within this of its seen box
 PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
 VIEW_PERCENTILE = 1.0  # the distance of a detection: this percentile of its points' (robust to a stray pixel)
-# of the frame's width: an instance seen only with its box's middle this near the left or right
-# side is not arrived at on the way (``GridNavigator.at_side``): clicked there, it was missed
-# (no-oracle ALFRED dev and TATC: pickups within a tenth of a side failed 18 of 35 times, 37 of 257 elsewhere)
-FRAME_SIDE = 0.1
 
 
 @mapper.register("semantic")
@@ -119,8 +115,6 @@ class SemanticMapper(Mapper):
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
         self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # key -> (centre, extent), this frame
-        self.sided: set[str] = set()  # instances seen this frame near its left or right side (``FRAME_SIDE``) ...
-        self.framed: set[str] = set()  # ... and away from them
         searcher = FrontierPriorSearcher(p.search_prior, frontier_value=p.frontier_value,
                                          distance_scale=p.distance_scale)
         self._navigator = GridNavigator(context.camera.camera_height, p.clearance, searcher, p.reach_margin)
@@ -151,7 +145,6 @@ class SemanticMapper(Mapper):
             camera = np.array([observation.pose.x, self.context.camera.camera_height, observation.pose.z])
             self.in_view = {}
             self.sightings = {}
-            self.sided, self.framed = set(), set()
             opened, door = self._just_opened(outcome, detections)
             for detection in detections:
                 self._integrate_detection(points, detection, camera, observation.pose, opened if detection is door else None)
@@ -162,11 +155,6 @@ class SemanticMapper(Mapper):
                 if gone in self.in_view:
                     self.in_view[kept] = min(self.in_view.pop(gone), self.in_view.get(kept, np.inf))
                 self.hints.renamed(gone, kept)
-                for keys in (self.sided, self.framed):
-                    if gone in keys:
-                        keys.discard(gone)
-                        keys.add(kept)
-            self._navigator.at_side = self.sided - self.framed
         self._clear_footprint(observation.pose.x, observation.pose.z)
         self.hints.add(hints, observation.pose)
         camera, pose = self.context.camera, observation.pose
@@ -294,8 +282,6 @@ class SemanticMapper(Mapper):
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
         distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
-        middle = (x0 + x1) / 2 / detection.mask.shape[1]  # of the frame's width
-        (self.framed if FRAME_SIDE <= middle <= 1 - FRAME_SIDE else self.sided).add(instance.key)
         if distance < instance.states.get("seen_from", (0.0, 0.0, np.inf))[2]:  # the side it is seen from (approached from there)
             instance.states["seen_from"] = (float(camera[0]), float(camera[2]), distance)
 

@@ -79,12 +79,6 @@ def test_the_mapper_knows_what_the_camera_sees_within_reach():
     assert m.navigator().sees("Painting#1", WALL + 0.1) and not m.navigator().sees("Painting#1", 1.5)
     m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [])  # out of the frame: not seen any more
     assert m.sees("Painting", WALL + 0.1) == []
-    side = np.zeros(depth.shape, dtype=bool)
-    side[40:50, 0:20] = True  # the frame's left tenth holds its middle: seen, but at the side
-    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [Detection("Mirror", 0.9, mask_box(side), side)])
-    assert m.navigator().sees("Mirror#1", 2 * WALL) and m.navigator().at_side == {"Mirror#1"}
-    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [Detection("Painting", 0.7, mask_box(mask), mask)])
-    assert m.navigator().at_side == set()
 
 
 def test_a_location_hint_is_believed_below_sightings_once_its_place_is_known():
