@@ -1,5 +1,6 @@
-"""Builds the search prior ``mapping/data/search_prior.json`` from ALFRED train data (an
-offline tool: it uses the simulator to place objects; no Follower-run module imports it).
+"""Builds the search prior ``mapping/data/search_prior.json`` and the size prior
+``mapping/data/object_sizes.json`` from ALFRED train data (an offline tool: it uses the
+simulator to place objects; no Follower-run module imports it).
 
 For every ALFRED train trajectory of our train split (not the dev floor plans of
 ``simulator.episodes.alfred.dev_split``; ALFRED train has no unseen floor plans) the start
@@ -9,6 +10,9 @@ and the floor is searched by frontier exploration anyway. The table is
 ``{object type: {receptacle type: count}}`` with a provenance header, and ``fixed`` lists
 the types never pickupable in any of those worlds (furniture, fixtures, appliances): never
 inside a container, so the searcher opens none to look for one.
+
+The size prior is, per pickupable object type, the largest side of any of its objects' boxes
+in those worlds (``mapping.size_prior``: a detection whose points span far more than that is not one).
 
     python -m mapping.prior_build ../shared/data/alfred_train.jsonl.gz
 """
@@ -21,6 +25,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from mapping.search_prior import PRIOR_PATH
+from mapping.size_prior import SIZES_PATH
 from simulator.alfred.trajectories import load_trajectories
 from simulator.episodes.alfred import dev_split
 from simulator.scenes import UnsupportedSceneError
@@ -28,9 +33,11 @@ from simulator.start_state import build_world
 from simulator.world import World
 
 
-def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], int]:
-    """The counts, the fixed types (in some world, pickupable in none) and the worlds used."""
+def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[str, float], int]:
+    """The counts, the fixed types (in some world, pickupable in none), the largest side per
+    type and the worlds used."""
     counts: dict[str, Counter] = defaultdict(Counter)
+    largest: dict[str, float] = defaultdict(float)
     seen: set[str] = set()
     movable: set[str] = set()
     used = 0
@@ -45,7 +52,10 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], int]:
         count_world(world, counts)
         seen.update(obj.object_type for obj in world.objects.values())
         movable.update(obj.object_type for obj in world.objects.values() if obj.pickupable)
-    return counts, sorted(seen - movable), used
+        for obj in world.objects.values():
+            if obj.pickupable:
+                largest[obj.object_type] = max(largest[obj.object_type], max(obj.size))
+    return counts, sorted(seen - movable), dict(largest), used
 
 
 def count_world(world: World, counts: dict[str, Counter]) -> None:
@@ -59,13 +69,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("trajectories", type=Path, help="ALFRED train trajectories (alfred_train.jsonl.gz)")
     parser.add_argument("--out", type=Path, default=PRIOR_PATH)
+    parser.add_argument("--sizes-out", type=Path, default=SIZES_PATH)
     args = parser.parse_args(argv)
-    counts, fixed, used = count_placements(args.trajectories)
+    counts, fixed, largest, used = count_placements(args.trajectories)
     table = {t: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for t, c in sorted(counts.items())}
     args.out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
                                     "trajectories": used, "counts": table, "fixed": fixed},
                                    indent=0, sort_keys=False) + "\n")
-    print(f"{args.out}: {len(table)} object types from {used} trajectories, {len(fixed)} fixed types")
+    args.sizes_out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
+                                          "trajectories": used, "unit": "metres, the largest side of the pickupable type's boxes",
+                                          "largest_side": {t: round(v, 3) for t, v in sorted(largest.items())}},
+                                         indent=0) + "\n")
+    print(f"{args.out}: {len(table)} object types from {used} trajectories, {len(fixed)} fixed types; "
+          f"{args.sizes_out}: sizes of {len(largest)} types")
     return 0
 
 

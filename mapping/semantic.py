@@ -26,7 +26,9 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   looks for its type: ``Perception.attend``) confirms what the Follower expects -- an
   instance of its type nearby, a container it opened -- and is ignored elsewhere, unless
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
-  poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms).
+  poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
+- a detection of a pickupable type whose points span more than an object of that type can
+  (``mapping.size_prior``: a 0.77 m "knife") is left out (``size_prior``).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from mapping.memory_updates import (
     rests_on,
 )
 from mapping.navigation import GridNavigator
+from mapping.size_prior import too_big
 
 PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
@@ -90,6 +93,7 @@ class SemanticMapper(Mapper):
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
+        size_prior: bool = True  # a detection whose points span more than its type can is left out (mapping.size_prior)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -243,6 +247,8 @@ class SemanticMapper(Mapper):
         low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
         centroid = tuple(float(v) for v in np.median(hits, axis=0))
         extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
+        if p.size_prior and too_big(detection.object_type, extent):  # not the size of its class: something else
+            return
         if (detection.score < p.weak_score and opened is None and not self._weak_confirms(detection.object_type, centroid)
                 and not self._weakly_seen_again(detection.object_type, centroid, pose)):
             return

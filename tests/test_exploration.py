@@ -133,11 +133,15 @@ def test_the_learned_prior_prefers_where_objects_were_and_uniform_does_not():
 @pytest.mark.skipif(not DATA.is_file(), reason=f"ALFRED train data not found at {DATA}")
 def test_the_prior_table_rebuilds_identically(tmp_path):
     from mapping.prior_build import main
+    from mapping.size_prior import SIZES_PATH
 
-    assert main([str(DATA), "--out", str(tmp_path / "prior.json")]) == 0
+    assert main([str(DATA), "--out", str(tmp_path / "prior.json"), "--sizes-out", str(tmp_path / "sizes.json")]) == 0
     assert json.loads((tmp_path / "prior.json").read_text()) == json.loads(PRIOR_PATH.read_text()), (
         "mapping/data/search_prior.json is stale (a calibration change moves the boxes it counts "
         "containment with): rebuild it with python -m mapping.prior_build ../shared/data/alfred_train.jsonl.gz")
+    assert json.loads((tmp_path / "sizes.json").read_text()) == json.loads(SIZES_PATH.read_text()), (
+        "mapping/data/object_sizes.json is stale: rebuild it with python -m mapping.prior_build "
+        "../shared/data/alfred_train.jsonl.gz")
 
 
 def test_find_and_reach_episodes_run_with_oracle_seg():
