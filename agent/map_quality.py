@@ -9,7 +9,8 @@ points the map has explored: IoU of "blocked" (the navigator's passability on th
 the simulator's navigable grid) and the explored share of the navigable area; and the
 object memory against the scene's fixed objects (``_count_instances``): how many
 instances the map holds per fixed object it found (1.0 = each seen as one) and how many of
-its instances lie on no fixed object of their type. Timed: one mapper update plus one
+its instances lie on no fixed object of their type, and how many of the other types' (what
+can be picked up) lie on no object of their type. Timed: one mapper update plus one
 navigation decision per step (``ms_per_step``).
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from agent.config import validate_mapping
 from contracts.geometry import world_to_odometry
 from contracts.navigation import NavigationGoal, NavigationState
 from contracts.observation import FOLLOWER, ModuleContext
@@ -33,13 +35,15 @@ MATCH_MARGIN = 0.15  # metres around a fixed object's box that a remembered inst
 LOOK_AROUND = ["Turn Right"] * 4 + ["Look Down"] + ["Turn Right"] * 4 + ["Look Up"]
 
 
-def tour(sim: Any, episode: Any, perception_name: str, mapper_name: str = "semantic", waypoints: int = 3,
-         seed: int = 0, max_steps: int = 150) -> dict[str, float]:
+def tour(sim: Any, episode: Any, perception_name: str, mapper_name: str = "semantic", mapper_params: dict | None = None,
+         waypoints: int = 3, seed: int = 0, max_steps: int = 150) -> dict[str, float]:
     observation = sim.reset(episode.start)
     access = OracleAccess(sim, episode)
     context = ModuleContext(sim.camera_intrinsics(), sim.rendering, seed)
     perception = registry("perception").build(perception_name)
-    mapper = registry("mapper").build(mapper_name)
+    mapper_cls = registry("mapper").get(mapper_name)
+    mapper = (mapper_cls(validate_mapping(mapper_cls.Params, mapper_params, f"mapper {mapper_name} params"))
+              if mapper_params else mapper_cls())
     for module in (perception, mapper):
         if hasattr(module, "attach_oracle"):
             module.attach_oracle(access)
@@ -72,36 +76,56 @@ def tour(sim: Any, episode: Any, perception_name: str, mapper_name: str = "seman
             "ms_per_step": 1000 * float(np.median(timings)) if timings else 0.0, "steps": steps}
 
 
+def _boxes_by_type(objects: Any, sim: Any) -> dict[str, list[tuple[np.ndarray, np.ndarray, str]]]:
+    """(centre, size, id) of each object in the odometry frame, by type."""
+    origin = sim.odometry_origin(FOLLOWER)
+    turned = round(origin[2] / 90) % 2 == 1  # the odometry frame's axes are the world's, or swapped
+    boxes: dict[str, list[tuple[np.ndarray, np.ndarray, str]]] = {}
+    for obj in objects:
+        size = np.asarray(obj.size)[[2, 1, 0] if turned else [0, 1, 2]]
+        boxes.setdefault(obj.object_type, []).append((world_to_odometry(np.asarray(obj.position), origin), size, obj.object_id))
+    return boxes
+
+
+def _holder(instance: Any, boxes: dict[str, list[tuple[np.ndarray, np.ndarray, str]]], margin: float) -> str | None:
+    """The object of the instance's type whose box (grown by ``margin``) holds its middle,
+    the nearest if several."""
+    here = np.asarray(instance.position)
+    holding = [(float(np.linalg.norm(here - centre)), object_id) for centre, size, object_id in boxes[instance.object_type]
+               if np.all(np.abs(here - centre) <= size / 2 + margin)]
+    return min(holding)[1] if holding else None
+
+
 def _count_instances(memory: Any, sim: Any, margin: float = MATCH_MARGIN) -> dict[str, float]:
     """Each remembered instance of a fixed object's type matched to the fixed object of its
     type whose box (odometry frame, grown by ``margin``) holds its middle, the nearest if
     several: ``instances_per_object`` (matched instances / fixed objects matched),
     ``duplicated_objects`` (share of those matched by two or more) and ``stray_instances``
-    (share of the instances matched to none)."""
-    origin = sim.odometry_origin(FOLLOWER)
-    turned = round(origin[2] / 90) % 2 == 1  # the odometry frame's axes are the world's, or swapped
-    fixed: dict[str, list[tuple[np.ndarray, np.ndarray, str]]] = {}
-    for obj in sim.world.scene.fixed_objects.values():
-        size = np.asarray(obj.size)[[2, 1, 0] if turned else [0, 1, 2]]
-        fixed.setdefault(obj.object_type, []).append((world_to_odometry(np.asarray(obj.position), origin), size, obj.object_id))
+    (share of the instances matched to none); ``stray_movable``: the share of remembered
+    instances of the other types (what can be picked up or moved) on no object of their type
+    where it lies now (a spatula or a pan's handle taken for a knife)."""
+    fixed = _boxes_by_type(sim.world.scene.fixed_objects.values(), sim)
+    movable = _boxes_by_type([o for o in sim.world.objects.values() if not o.fixed], sim)
     matches: dict[str, int] = {}
-    stray = counted = 0
+    stray = counted = movable_stray = movable_counted = 0
     for instance in memory.instances.values():
-        if instance.object_type not in fixed or instance.states.get("inferred"):
+        if instance.states.get("inferred"):
+            continue
+        if instance.object_type not in fixed:
+            movable_counted += 1
+            movable_stray += instance.object_type not in movable or _holder(instance, movable, margin) is None
             continue
         counted += 1
-        here = np.asarray(instance.position)
-        holding = [(float(np.linalg.norm(here - centre)), object_id) for centre, size, object_id in fixed[instance.object_type]
-                   if np.all(np.abs(here - centre) <= size / 2 + margin)]
-        if not holding:
+        object_id = _holder(instance, fixed, margin)
+        if object_id is None:
             stray += 1
             continue
-        object_id = min(holding)[1]
         matches[object_id] = matches.get(object_id, 0) + 1
     found = len(matches)
     return {"instances_per_object": sum(matches.values()) / found if found else 1.0,
             "duplicated_objects": sum(n > 1 for n in matches.values()) / found if found else 0.0,
-            "stray_instances": stray / counted if counted else 0.0}
+            "stray_instances": stray / counted if counted else 0.0,
+            "stray_movable": movable_stray / movable_counted if movable_counted else 0.0}
 
 
 def _true_navigable(sim: Any) -> set[tuple[int, int]]:

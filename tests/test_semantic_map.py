@@ -120,15 +120,23 @@ def test_the_map_score_counts_instances_per_fixed_object_in_the_odometry_frame()
     counters = {"A": SimpleNamespace(object_id="A", object_type="CounterTop", position=(2.0, 0.9, 1.0), size=(2.0, 0.1, 0.6)),
                 "B": SimpleNamespace(object_id="B", object_type="CounterTop", position=(0.0, 0.9, 3.0), size=(0.6, 0.1, 1.0))}
     # started at (1, 1) facing +x (rotation 90): odometry x = -(world z - 1), z = world x - 1
-    sim = SimpleNamespace(odometry_origin=lambda agent: (1.0, 1.0, 90, 0), world=SimpleNamespace(scene=SimpleNamespace(fixed_objects=counters)))
+    apple = SimpleNamespace(object_id="Ap", object_type="Apple", position=(2.0, 0.95, 1.0), size=(0.1, 0.1, 0.1), fixed=False)
+    sim = SimpleNamespace(odometry_origin=lambda agent: (1.0, 1.0, 90, 0),
+                          world=SimpleNamespace(scene=SimpleNamespace(fixed_objects=counters),
+                                                objects={**counters, "Ap": apple}))
+    for counter in counters.values():
+        counter.fixed = True
     memory = ObjectMemory()
     for z in (0.3, 1.0, 1.7):  # three parts of counter A (1 to 3 m along world x): one object held as three
         memory.add("CounterTop", (0.0, 0.9, z))
     memory.add("CounterTop", (-2.0, 0.9, -1.0))  # counter B
     memory.add("CounterTop", (2.0, 0.9, 2.0))  # on nothing
-    memory.add("Apple", (0.0, 0.95, 1.0))  # not a fixed object's type: not counted
+    memory.add("Apple", (0.0, 0.95, 1.0))  # not a fixed object's type: counted apart, on the apple
+    memory.add("Apple", (0.0, 0.95, 2.0))  # on no apple
+    memory.add("Knife", (0.0, 0.95, 1.0))  # no knife in the scene
     score = _count_instances(memory, sim)
-    assert score == {"instances_per_object": 2.0, "duplicated_objects": 0.5, "stray_instances": 0.2}
+    assert score == pytest.approx({"instances_per_object": 2.0, "duplicated_objects": 0.5, "stray_instances": 0.2,
+                                   "stray_movable": 2 / 3})
 
 
 def test_replay_draws_the_followers_own_map_beside_its_view():

@@ -7,6 +7,8 @@ import argparse
 import json
 
 from agent.cli.common import print_json
+from agent.config import _parse_scalar
+from contracts.errors import NesyError
 
 ORDER = 60
 
@@ -47,10 +49,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "random navigable points with the mapper's navigator; reports obstacle IoU against the true "
         "navigable grid, the precision of the cells it calls passable, the explored share, how many "
         "remembered instances each fixed object found is held as (instances_per_object, duplicated_objects, "
-        "stray_instances), and ms_per_step (one map update plus one navigation decision, median; perception "
+        "stray_instances), the share of remembered movable things on no object of their type (stray_movable), and ms_per_step (one map update plus one navigation decision, median; perception "
         "not included).",
     )
     mapping.add_argument("--mapper", default="semantic")
+    mapping.add_argument("--mapper-param", action="append", default=[], metavar="KEY=VALUE",
+                         help="a parameter of the mapper (repeatable), e.g. size_prior=false")
     mapping.add_argument("--perception", default="oracle-seg")
     mapping.add_argument("--episodes", type=int, default=12, help="valid_unseen episodes, spread over the split")
     mapping.add_argument("--seed", type=int, default=0)
@@ -139,7 +143,7 @@ def run_map(args: argparse.Namespace) -> int:
     episodes = load_episodes(shipped_path("valid_unseen"))[0]
     chosen = episodes[:: max(1, len(episodes) // max(args.episodes, 1))][: args.episodes]
     sim = Simulator(SimpleNamespace(render="egl", width=300, height=300))
-    rows = [tour(sim, e, args.perception, args.mapper, seed=args.seed) for e in chosen]
+    rows = [tour(sim, e, args.perception, args.mapper, _mapper_params(args), seed=args.seed) for e in chosen]
     sim.close()
     result = {"episodes": len(rows), "mapper": args.mapper, "perception": args.perception,
               **{k: round(float(np.mean([r[k] for r in rows])), 4) for k in rows[0]}}
@@ -148,6 +152,17 @@ def run_map(args: argparse.Namespace) -> int:
     else:
         print(json.dumps(result, indent=2))
     return 0
+
+
+def _mapper_params(args: argparse.Namespace) -> dict:
+    """``--mapper-param KEY=VALUE`` as a mapping (values read as YAML scalars)."""
+    params = {}
+    for item in args.mapper_param:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise NesyError(f"--mapper-param takes KEY=VALUE (e.g. size_prior=false), got {item!r}")
+        params[key] = _parse_scalar(value, key)
+    return params
 
 
 def run_nav(args: argparse.Namespace) -> int:
