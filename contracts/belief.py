@@ -9,6 +9,7 @@ fill the same types.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -91,6 +92,12 @@ class ObjectInstance:
     container: str | None = None  # key of the instance it is believed to be in/on
     # "is_open", "is_sliced", ...; "handled": the Follower itself picked it up or sliced it
     states: dict[str, Any] = field(default_factory=dict)
+
+
+def instance_type(key: str) -> str:
+    """The object type an instance key names: "Mug#2", a planner's "?Mug#1", a slice's
+    "Bread#1~0", an oracle id "Mug|+00.10|..."."""
+    return re.split(r"[#|~]", key.lstrip("?"))[0]
 
 
 @dataclass

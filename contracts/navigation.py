@@ -56,6 +56,12 @@ class Navigator(ABC):
     def step(self, observation: Observation, belief: Belief, goal: NavigationGoal) -> NavigationStep:
         """The next motion towards ``goal``, ARRIVED, or UNREACHABLE (with a reason)."""
 
+    def reconsider(self, object_types: frozenset[str]) -> None:
+        """The Follower looks for these types afresh (told of them again, or retrying a
+        failing plan): what the navigator gave up on about their instances may be tried
+        again. By default it remembers nothing to forget."""
+        return None
+
 
 @dataclass(frozen=True)
 class SearchTarget:

@@ -45,7 +45,7 @@ import math
 
 import numpy as np
 
-from contracts.belief import Belief
+from contracts.belief import Belief, instance_type
 from contracts.navigation import (
     NavigationGoal,
     NavigationState,
@@ -151,6 +151,16 @@ class GridNavigator(Navigator):
             misses.add((*here, heading))  # here and looking, yet not seen within reach: try another pose
             self.missed_at[goal.instance] = target
         return NavigationStep(NavigationState.ARRIVED)
+
+    def reconsider(self, object_types: frozenset[str]) -> None:
+        """Instances of these types given up ("not seen from 3 poses") get their goal poses
+        again: the planner, told of them, plans them again, and an instance given up failed
+        the skill at once with no step taken, turn after turn (TATC valid_unseen 0264: 700
+        turns of Stop)."""
+        for key in [k for k in self.misses if instance_type(k) in object_types]:
+            self.misses.pop(key, None)
+            self.missed_at.pop(key, None)
+            self.gave_up.discard(key)
 
     def _forget_moved(self, key: str, where: tuple[float, float]) -> None:
         """Poses that did not show an instance say nothing once it is believed elsewhere (the

@@ -14,11 +14,10 @@ put), and types a search did not find.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from contracts.belief import Belief, ObjectInstance
+from contracts.belief import Belief, ObjectInstance, instance_type
 from contracts.planning import LowLevelAction
 from planner import knowledge
 
@@ -174,8 +173,8 @@ class History:
     def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
         """Forget that these types were searched for in vain and that their instances were
         missing (or misclicked); with ``forget_flags``, also what happened to them."""
-        def of_type(key: str) -> bool:  # "Mug#2", "?Mug#1", "Bread#1~0", "Mug|+00.10|..." (oracle ids)
-            return re.split(r"[#|~]", key.lstrip("?"))[0] in object_types
+        def of_type(key: str) -> bool:
+            return instance_type(key) in object_types
 
         self.retold |= self.not_found & set(object_types)
         self.not_found -= set(object_types)

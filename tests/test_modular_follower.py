@@ -9,6 +9,7 @@ from contracts.belief import Belief, GridMap, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose
 from contracts.language import Parser, Subgoal, TaskSpec
 from contracts.mapping import Mapper
+from contracts.navigation import Navigator
 from contracts.observation import FollowerBriefing, ModuleContext, Observation, Utterance
 from contracts.perception import Perception
 from contracts.planning import (
@@ -60,7 +61,18 @@ class RecordingMapper(Mapper):
         return Belief(GridMap.empty((0, 0), (2, 2), 0.25), ObjectMemory(), observation.pose)
 
     def navigator(self):
-        return None  # the scripted skills do not move
+        return RecordingNavigator()  # the scripted skills do not move
+
+
+class RecordingNavigator(Navigator):
+    def __init__(self):
+        self.reconsidered = []
+
+    def step(self, observation, belief, goal):
+        raise AssertionError("the scripted skills do not move")
+
+    def reconsider(self, object_types):
+        self.reconsidered.append(object_types)
 
 
 class ScriptedSkill(Skill):
@@ -169,3 +181,4 @@ def test_a_plan_failing_on_a_type_starts_its_search_over_a_few_times_then_stops(
     actions = [f.act(observe()).action for _ in range(MAX_RETRIES + 2)]
     assert actions == ["Turn Left"] * MAX_RETRIES + ["Stop", "Stop"]
     assert planner.told_types == [frozenset({"Mug"})] * MAX_RETRIES
+    assert f.navigator.reconsidered == [frozenset({"Mug"})] * MAX_RETRIES  # the poses that did not show one, too

@@ -249,3 +249,17 @@ def test_poses_that_did_not_show_an_instance_are_forgotten_once_it_is_believed_e
     nearer = Belief(belief.grid, belief.memory, Pose(0.25, 0.0, 0.0, 0.0))
     assert navigator.step(_observe(), nearer, goal, max_misses=2).state == NavigationState.MOVING
     assert "Potato#1" not in navigator.misses or not navigator.misses["Potato#1"] - {(1, 0, 0)}
+
+
+def test_an_instance_given_up_is_tried_again_once_the_follower_looks_for_its_type_afresh():
+    """Told of a type again, the planner plans an instance it had given up on: the navigator
+    forgets the poses that did not show it instead of failing the skill at once."""
+    belief, goal, there, navigator = _unseen_at_a_goal_pose("Faucet")
+    navigator.misses["Faucet#1"] = {(0, 4, 0), (2, 4, 0)}
+    assert navigator.step(_observe(), there, goal, max_misses=2).state == NavigationState.UNREACHABLE
+    assert "Faucet#1" in navigator.gave_up
+    navigator.reconsider(frozenset({"Mug"}))  # another type: still given up
+    assert navigator.step(_observe(), there, goal, max_misses=2).state == NavigationState.UNREACHABLE
+    navigator.reconsider(frozenset({"Faucet"}))
+    assert "Faucet#1" not in navigator.gave_up
+    assert navigator.step(_observe(), there, goal, max_misses=2).state == NavigationState.MOVING

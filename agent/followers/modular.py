@@ -13,7 +13,9 @@ Then each ``act(observation)``:
    about them is tried again, and so is the object of the step it gave up on when its plan
    was idle or failing -- a type searched for everywhere in vain is then searched for
    everywhere again; a state step -- clean, fill, heat, cool, pour -- repeated
-   while its plan was idle or failing makes it doubt what it believed of that step's object);
+   while its plan was idle or failing makes it doubt what it believed of that step's object;
+   the navigator forgets the goal poses that did not show their instances:
+   ``Navigator.reconsider``);
 2. perception, told the objects of the current plan's steps (``attend``), turns the frame
    into detections;
 3. the mapper updates the Belief from the observation, the detections, the outcome of the
@@ -125,7 +127,7 @@ class ModularFollower(Follower):
             told = set(self.reader.mentioned)
             if stalled and told and self.failure is not None and self.failure.step.subgoal.object:
                 told.add(self.failure.step.subgoal.object)  # what it gave up on, though not named ("rinse it in the sink": a faucet)
-            self.modules["planner"].told(frozenset(told), frozenset(self.reader.repeated) if stalled else frozenset())
+            self._retell(frozenset(told), frozenset(self.reader.repeated) if stalled else frozenset())
         if goal != self.goal:  # new instructions (or a picked instance): plan again
             repeated = (goal.task, goal.preferred, set(goal.subgoals)) == (self.goal.task, self.goal.preferred,
                                                                             set(self.goal.subgoals))
@@ -170,13 +172,20 @@ class ModularFollower(Follower):
         status = self.plan.status
         if status.state == PlannerState.FAILING and status.target and self.retries < MAX_RETRIES:
             self.retries += 1  # given up on finding or reaching it: look for it afresh (from another heading)
-            self.modules["planner"].told(frozenset({status.target}))
+            self._retell(frozenset({status.target}))
             return FollowerAction("Turn Left")
         if self.briefing.suite != "tatc" and status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
                 and not (self.current is not None and self.current.subgoal.action == "GotoLocation"):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
             return FollowerAction("Turn Left")
         return FollowerAction("Stop")
+
+    def _retell(self, object_types: frozenset[str], doubted: frozenset[str] = frozenset()) -> None:
+        """The planner and the navigator look for these types afresh (``Planner.told``,
+        ``Navigator.reconsider``): an instance the planner tries again after the navigator
+        gave it up would otherwise fail at once."""
+        self.modules["planner"].told(object_types, doubted)
+        self.navigator.reconsider(object_types | doubted)
 
     def _looked_for(self) -> frozenset[str]:
         """The objects of the current plan's steps: what perception should not miss."""
