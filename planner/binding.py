@@ -3,7 +3,9 @@
 ``Binder`` gives each role (the mug for the coffee, the plate a salad goes on, the slices)
 distinct objects, best candidate first: the one the Commander picked (or the one held), one
 that already meets the role's conditions, one the Follower already worked on (filled,
-cooked, cleaned...), then one not shut in a container, then the nearest. A role without
+cooked, cleaned...), then one seen in more than one frame (of the movable things the
+Mask R-CNN map remembers from a single frame, 96% lie on no object of their type: 152 of
+159 on 16 train tours), then one not shut in a container, then the nearest. A role without
 any candidate gets an ``unlocated`` placeholder (searched for), unless a search already
 failed to find it: then ``GoalError`` says which object is missing. ``lit``, ``conj`` and
 ``disj`` write the goal formula over memory keys (``CompiledGoal``).
@@ -69,8 +71,8 @@ class Binder:
         # then what the Follower already worked on: "Place two slices of potato on the plate"
         # said after it cooked two means those two, not the raw ones nearer in the sink
         untouched = not self.history.flags.get(key)
-        return (not preferred, -met, untouched, not self.state.holds("present", key), not self.state.accessible(key),
-                self.state.distance(key), key)
+        return (not preferred, -met, untouched, not self.state.holds("present", key), key in self.state.glimpsed,
+                not self.state.accessible(key), self.state.distance(key), key)
 
     def take(self, keys: list[str]) -> list[str]:
         """Bind ``keys`` to roles of the goal (no other role gets them)."""

@@ -7,7 +7,8 @@ what went missing or is full). Facts are tuples like ``("in", "Apple#1", "Fridge
 memory keys. Unknown locations are explicit: a goal object of a type that memory does not
 hold becomes an ``unlocated`` placeholder (``?Type``) that a plan must ``search`` for; the
 pieces slicing a whole will give are declared as placeholders (``Key~k``) that become
-``present`` when it is sliced.
+``present`` when it is sliced. An instance seen in one frame only (and not yet handled) is
+``glimpsed``: ``present`` lists it after the instances seen more than once.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class SymbolicState:
     agent: tuple[float, float]
     held: str | None = None
     placeholders: set[str] = field(default_factory=set)
+    glimpsed: set[str] = field(default_factory=set)  # seen in one frame only: most such are phantom detections
 
     def holds(self, *fact: str) -> bool:
         return tuple(fact) in self.facts
@@ -71,7 +73,8 @@ class SymbolicState:
         """Keys of present (or unlocated) objects whose type passes ``kind_test``, nearest first."""
         keys = [k for k, t in self.types.items() if kind_test(t)
                 and (self.holds("present", k) or self.holds("unlocated", k))]
-        return sorted(keys, key=lambda k: (not self.holds("present", k), not self.accessible(k), self.distance(k), k))
+        return sorted(keys, key=lambda k: (not self.holds("present", k), k in self.glimpsed, not self.accessible(k),
+                                           self.distance(k), k))
 
     def add_unlocated(self, name: str, index: int = 0) -> str:
         """A new placeholder for an object of type (or class) ``name`` whose location is unknown."""
@@ -146,6 +149,8 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         state.types[key] = inst.object_type
         state.positions[key] = (inst.position[0], inst.position[2])
         state.facts.add(("present", key))
+        if inst.times_seen == 1 and not history.flags.get(key) and key != memory.held:
+            state.glimpsed.add(key)
         state._type_facts(key, inst.object_type)
         if inst.states.get("not_a_knife"):  # a slice with it was refused: taken for a knife, it is none
             state.facts.discard(("knife", key))

@@ -339,3 +339,18 @@ def test_a_task_that_cannot_be_planned_now_is_planned_again_after_the_walks():
     walk = p.plan(goal, scene)
     assert [(s.subgoal.action, s.object_key) for s in walk.steps] == [("GotoLocation", "Desk#1")]
     assert not p.history.ending
+
+
+def test_a_thing_seen_in_one_frame_only_is_chosen_after_one_seen_more_often():
+    """Most things the Mask R-CNN map holds from a single frame are phantoms: the plan takes
+    the apple seen four times, though a glimpsed one lies nearer; once handled, or alone,
+    a glimpsed one is taken."""
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Fridge"))
+    scene = belief([item for item in kitchen() if item[0] != "Apple"]
+                   + [("Near", "Apple", (0.1, 1.0, 0.5), "Counter", {}), ("Far", "Apple", (0.3, 1.0, 1.0), "Counter", {})])
+    scene.memory.instances["Far"].times_seen = 4
+    picked = [s.object_key for s in planner().plan(goal, scene).steps if s.subgoal.action == "PickupObject"]
+    assert picked == ["Far"] and symbolic_state(scene, History()).glimpsed >= {"Near"}
+    scene.memory.instances.pop("Far")
+    picked = [s.object_key for s in planner().plan(goal, scene).steps if s.subgoal.action == "PickupObject"]
+    assert picked == ["Near"]
