@@ -7,8 +7,9 @@ what went missing or is full). Facts are tuples like ``("in", "Apple#1", "Fridge
 memory keys. Unknown locations are explicit: a goal object of a type that memory does not
 hold becomes an ``unlocated`` placeholder (``?Type``) that a plan must ``search`` for; the
 pieces slicing a whole will give are declared as placeholders (``Key~k``) that become
-``present`` when it is sliced. An instance seen in one frame only (and not yet handled) is
-``glimpsed``: ``present`` lists it after the instances seen more than once.
+``present`` when it is sliced. An instance seen in one frame at most (a single detection, a
+hint's guess; not inferred from the Follower's own actions, not handled) is ``glimpsed``:
+``present`` lists it after the instances seen more than once.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class SymbolicState:
     agent: tuple[float, float]
     held: str | None = None
     placeholders: set[str] = field(default_factory=set)
-    glimpsed: set[str] = field(default_factory=set)  # seen in one frame only: most such are phantom detections
+    glimpsed: set[str] = field(default_factory=set)  # seen in one frame at most (a hint's guess): often phantoms
 
     def holds(self, *fact: str) -> bool:
         return tuple(fact) in self.facts
@@ -149,8 +150,8 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         state.types[key] = inst.object_type
         state.positions[key] = (inst.position[0], inst.position[2])
         state.facts.add(("present", key))
-        if inst.times_seen == 1 and not history.flags.get(key) and key != memory.held:
-            state.glimpsed.add(key)
+        if inst.times_seen <= 1 and not inst.states.get("inferred") and not history.flags.get(key) and key != memory.held:
+            state.glimpsed.add(key)  # one frame, or a hint's guess: not yet worth a walk before a thing seen again
         state._type_facts(key, inst.object_type)
         if inst.states.get("not_a_knife"):  # a slice with it was refused: taken for a knife, it is none
             state.facts.discard(("knife", key))

@@ -343,7 +343,7 @@ def test_a_task_that_cannot_be_planned_now_is_planned_again_after_the_walks():
 
 def test_a_thing_seen_in_one_frame_only_is_chosen_after_one_seen_more_often():
     """Most things the Mask R-CNN map holds from a single frame are phantoms: the plan takes
-    the apple seen four times, though a glimpsed one lies nearer; once handled, or alone,
+    the apple seen four times, though a glimpsed one (or a hint's guess) lies nearer; alone,
     a glimpsed one is taken."""
     goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Fridge"))
     scene = belief([item for item in kitchen() if item[0] != "Apple"]
@@ -351,6 +351,11 @@ def test_a_thing_seen_in_one_frame_only_is_chosen_after_one_seen_more_often():
     scene.memory.instances["Far"].times_seen = 4
     picked = [s.object_key for s in planner().plan(goal, scene).steps if s.subgoal.action == "PickupObject"]
     assert picked == ["Far"] and symbolic_state(scene, History()).glimpsed >= {"Near"}
+    scene.memory.instances["Near"].times_seen = 0  # a hint's guess, never seen: no better
+    assert "Near" in symbolic_state(scene, History()).glimpsed
+    scene.memory.instances["Near"].states["inferred"] = True  # believed from the Follower's own doing: trusted
+    assert "Near" not in symbolic_state(scene, History()).glimpsed
+    scene.memory.instances["Near"].states.pop("inferred")
     scene.memory.instances.pop("Far")
     picked = [s.object_key for s in planner().plan(goal, scene).steps if s.subgoal.action == "PickupObject"]
     assert picked == ["Near"]
