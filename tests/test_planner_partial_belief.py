@@ -359,3 +359,14 @@ def test_a_thing_seen_in_one_frame_only_is_chosen_after_one_seen_more_often():
     scene.memory.instances.pop("Far")
     picked = [s.object_key for s in planner().plan(goal, scene).steps if s.subgoal.action == "PickupObject"]
     assert picked == ["Near"]
+
+
+def test_a_receptacle_seen_in_one_frame_only_is_left_out_while_one_seen_more_often_will_do():
+    goal = Goal(TaskSpec(task_type="pick_and_place_simple", object_target="Apple", parent_target="Fridge"))
+    scene = belief(kitchen() + [("Phantom", "Fridge", (0.1, 0.9, 0.4), None, {"is_open": True})])
+    scene.memory.instances["Fridge"].times_seen = 9
+    puts = [s.receptacle_key for s in planner().plan(goal, scene).steps if s.subgoal.action == "PutObject"]
+    assert puts == ["Fridge"]  # the nearer, open one was seen once
+    scene.memory.instances["Fridge"].times_seen = 1
+    puts = [s.receptacle_key for s in planner().plan(goal, scene).steps if s.subgoal.action == "PutObject"]
+    assert puts == ["Phantom"]  # both glimpsed: the open one, no door to open
