@@ -102,18 +102,21 @@ def _count_instances(memory: Any, sim: Any, margin: float = MATCH_MARGIN) -> dic
     several: ``instances_per_object`` (matched instances / fixed objects matched),
     ``duplicated_objects`` (share of those matched by two or more) and ``stray_instances``
     (share of the instances matched to none); ``stray_movable``: the share of remembered
-    instances of the other types (what can be picked up or moved) on no object of their type
-    where it lies now (a spatula or a pan's handle taken for a knife)."""
+    instances of the other types (what can be picked up or moved, and fixed types the scene
+    has none of) on no object of their type where it lies now (a spatula or a pan's handle
+    taken for a knife), and the same among those seen in one frame at most
+    (``stray_movable_glimpsed``) and those seen again (``stray_movable_seen_again``)."""
     fixed = _boxes_by_type(sim.world.scene.fixed_objects.values(), sim)
     movable = _boxes_by_type([o for o in sim.world.objects.values() if not o.fixed], sim)
     matches: dict[str, int] = {}
-    stray = counted = movable_stray = movable_counted = 0
+    stray = counted = 0
+    movable_strays: dict[bool, list[bool]] = {True: [], False: []}  # seen in one frame at most -> stray or not
     for instance in memory.instances.values():
         if instance.states.get("inferred"):
             continue
         if instance.object_type not in fixed:
-            movable_counted += 1
-            movable_stray += instance.object_type not in movable or _holder(instance, movable, margin) is None
+            movable_strays[instance.times_seen <= 1].append(
+                instance.object_type not in movable or _holder(instance, movable, margin) is None)
             continue
         counted += 1
         object_id = _holder(instance, fixed, margin)
@@ -125,7 +128,12 @@ def _count_instances(memory: Any, sim: Any, margin: float = MATCH_MARGIN) -> dic
     return {"instances_per_object": sum(matches.values()) / found if found else 1.0,
             "duplicated_objects": sum(n > 1 for n in matches.values()) / found if found else 0.0,
             "stray_instances": stray / counted if counted else 0.0,
-            "stray_movable": movable_stray / movable_counted if movable_counted else 0.0}
+            "stray_movable": _share(movable_strays[True] + movable_strays[False]),
+            "stray_movable_glimpsed": _share(movable_strays[True]), "stray_movable_seen_again": _share(movable_strays[False])}
+
+
+def _share(flags: list[bool]) -> float:
+    return sum(flags) / len(flags) if flags else 0.0
 
 
 def _true_navigable(sim: Any) -> set[tuple[int, int]]:

@@ -133,10 +133,12 @@ def test_the_map_score_counts_instances_per_fixed_object_in_the_odometry_frame()
     memory.add("CounterTop", (2.0, 0.9, 2.0))  # on nothing
     memory.add("Apple", (0.0, 0.95, 1.0))  # not a fixed object's type: counted apart, on the apple
     memory.add("Apple", (0.0, 0.95, 2.0))  # on no apple
-    memory.add("Knife", (0.0, 0.95, 1.0))  # no knife in the scene
+    memory.add("Knife", (0.0, 0.95, 1.0), times_seen=1)  # no knife in the scene
+    memory.add("Apple", (0.0, 0.95, 1.05), times_seen=3)  # on the apple, seen again
     score = _count_instances(memory, sim)
     assert score == pytest.approx({"instances_per_object": 2.0, "duplicated_objects": 0.5, "stray_instances": 0.2,
-                                   "stray_movable": 2 / 3})
+                                   "stray_movable": 2 / 4, "stray_movable_glimpsed": 2 / 3,
+                                   "stray_movable_seen_again": 0.0})
 
 
 def test_replay_draws_the_followers_own_map_beside_its_view():

@@ -56,7 +56,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     mapping.add_argument("--mapper-param", action="append", default=[], metavar="KEY=VALUE",
                          help="a parameter of the mapper (repeatable), e.g. size_prior=false")
     mapping.add_argument("--perception", default="oracle-seg")
-    mapping.add_argument("--episodes", type=int, default=12, help="valid_unseen episodes, spread over the split")
+    mapping.add_argument("--episodes", type=int, default=12, help="episodes, spread over the split")
+    mapping.add_argument("--split", default="valid_unseen", help="TATC episode split whose start states are toured")
     mapping.add_argument("--seed", type=int, default=0)
     mapping.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     mapping.set_defaults(handler=run_map)
@@ -140,12 +141,12 @@ def run_map(args: argparse.Namespace) -> int:
     from simulator.episodes.model import load_episodes, shipped_path
     from simulator.sim import Simulator
 
-    episodes = load_episodes(shipped_path("valid_unseen"))[0]
+    episodes = load_episodes(shipped_path(args.split))[0]
     chosen = episodes[:: max(1, len(episodes) // max(args.episodes, 1))][: args.episodes]
     sim = Simulator(SimpleNamespace(render="egl", width=300, height=300))
     rows = [tour(sim, e, args.perception, args.mapper, _mapper_params(args), seed=args.seed) for e in chosen]
     sim.close()
-    result = {"episodes": len(rows), "mapper": args.mapper, "perception": args.perception,
+    result = {"episodes": len(rows), "split": args.split, "mapper": args.mapper, "perception": args.perception,
               **{k: round(float(np.mean([r[k] for r in rows])), 4) for k in rows[0]}}
     if args.json:
         print_json(result)
