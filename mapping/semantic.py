@@ -27,8 +27,9 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   instance of its type nearby, a container it opened -- and is ignored elsewhere, unless
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
   poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
-- a detection of a pickupable type whose points span more than an object of that type can
-  (``mapping.size_prior``: a 0.77 m "knife") is left out (``size_prior``).
+- of a detection of a pickupable type, the points farther from their median than an object
+  of that type can reach are left out (``mapping.size_prior``: a knife's mask bled onto the
+  floor below the counter; ``size_prior``).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ from mapping.memory_updates import (
     rests_on,
 )
 from mapping.navigation import GridNavigator
-from mapping.size_prior import too_big
+from mapping.size_prior import trim
 
 PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
@@ -93,7 +94,7 @@ class SemanticMapper(Mapper):
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
-        size_prior: bool = True  # a detection whose points span more than its type can is left out (mapping.size_prior)
+        size_prior: bool = True  # a detection's points farther from their median than its type's size are dropped (mapping.size_prior)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -240,15 +241,15 @@ class SemanticMapper(Mapper):
         else:
             hits = points[detection.mask]
         hits = hits[np.isfinite(hits[:, 0])]
-        if len(hits) == 0:
-            return
         if len(hits) > MAX_POINTS:  # a large mask: an even sample is as good for its statistics
             hits = hits[:: len(hits) // MAX_POINTS + 1]
+        if p.size_prior:  # what the mask bled onto, beyond the type's size from the rest
+            hits = trim(detection.object_type, hits)
+        if len(hits) == 0:
+            return
         low, high = np.percentile(hits, 10, axis=0), np.percentile(hits, 90, axis=0)
         centroid = tuple(float(v) for v in np.median(hits, axis=0))
         extent = tuple(float(v) for v in np.maximum(high - low, 0.02))
-        if p.size_prior and too_big(detection.object_type, extent):  # not the size of its class: something else
-            return
         if (detection.score < p.weak_score and opened is None and not self._weak_confirms(detection.object_type, centroid)
                 and not self._weakly_seen_again(detection.object_type, centroid, pose)):
             return

@@ -1,13 +1,16 @@
-"""How big an object of each type can be: the size prior the mapper checks detections with.
+"""How big an object of each type can be: the size prior the mapper trims detections with.
 
-``mapping/data/object_sizes.json`` holds, per AI2-THOR object type, the largest side of any
-of its objects' boxes in the start states of our ALFRED train split (made with the search
-prior by ``python -m mapping.prior_build``). A detection is the size of its class or it is
-not that class: the mask of a "knife" whose points span 0.77 m (a counter's edge with the
-floor behind it, a pan with its handle) is something else, and remembering it sends the
-Follower to pick it up as a knife. ``too_big`` says when a detection's points span more
-than ``SLACK`` times the type's largest side plus ``MARGIN`` (edge pixels that fall on
-what lies behind, the depth's rounding). A type the table does not know is never too big.
+``mapping/data/object_sizes.json`` holds, per pickupable AI2-THOR object type, the largest
+side of any of its objects' boxes in the start states of our ALFRED train split (made with
+the search prior by ``python -m mapping.prior_build``). A detection's mask often bleeds
+past the object's outline onto what lies behind it: a knife at a counter's edge seen with
+the floor below it spanned 0.73 m (TATC valid_unseen 0192), and its box, from the mask's
+points, reached down to the floor. ``trim`` keeps the points within the type's largest
+side plus ``MARGIN`` of their median (the median lies on the object when most of the mask
+does): farther points cannot be the object's. Rejecting such detections
+instead (a "knife" spanning more than that is no knife) dropped the real knife of 0192,
+whose slice then failed (BENCHMARKS.md, stop 56). A type the table does not know keeps
+all its points.
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from contracts.errors import NesyError
 
 SIZES_PATH = Path(__file__).parent / "data" / "object_sizes.json"
-SLACK = 1.5  # a detection's points may span this many times its type's largest side
-MARGIN = 0.1  # metres, and this much more
+MARGIN = 0.1  # metres beyond the type's largest side that a detection's points may lie from their median
 
 
 @lru_cache(maxsize=1)
@@ -32,8 +36,11 @@ def largest_sides() -> dict[str, float]:
                         "`python -m mapping.prior_build ../shared/data/alfred_train.jsonl.gz`") from None
 
 
-def too_big(object_type: str, extent: tuple[float, float, float]) -> bool:
-    """Do the detection's points (their box's ``extent``, metres) span more than an object
-    of ``object_type`` can?"""
+def trim(object_type: str, points: np.ndarray) -> np.ndarray:
+    """The rows of ``points`` (N x 3, metres) near enough to their median to belong to an
+    object of ``object_type``."""
     side = largest_sides().get(object_type)
-    return side is not None and max(extent) > SLACK * side + MARGIN
+    if side is None or len(points) == 0:
+        return points
+    near = np.linalg.norm(points - np.median(points, axis=0), axis=1) <= side + MARGIN
+    return points[near]

@@ -1,8 +1,10 @@
-"""The size prior: a detection whose points span more than an object of its type can is not
-remembered (``mapping.size_prior``, the mapper's ``size_prior`` parameter)."""
+"""The size prior: the points of a detection farther from their median than an object of its
+type can reach are not the object's (``mapping.size_prior``, the mapper's ``size_prior``
+parameter)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from contracts.errors import NesyError
@@ -18,10 +20,12 @@ def test_the_table_knows_the_small_things_the_planner_picks_up():
     assert "CounterTop" not in sides and "Fridge" not in sides  # fixed furniture is seen in parts and merged
 
 
-def test_a_knife_box_of_half_a_metre_and_more_is_too_big():
-    assert size_prior.too_big("Knife", (0.49, 0.77, 0.53))
-    assert not size_prior.too_big("Knife", (0.30, 0.03, 0.05))
-    assert not size_prior.too_big("CounterTop", (3.0, 0.1, 0.6))  # a type the table does not know
+def test_a_knife_seen_with_the_floor_below_the_counter_keeps_only_its_own_points():
+    blade = np.column_stack([np.linspace(0.0, 0.3, 30), np.full(30, 0.92), np.full(30, 1.0)])
+    floor = np.column_stack([np.linspace(0.0, 0.3, 10), np.zeros(10), np.full(10, 1.1)])  # 0.9 m below
+    kept = size_prior.trim("Knife", np.vstack([blade, floor]))
+    assert len(kept) == 30 and np.all(kept[:, 1] > 0.9)
+    assert len(size_prior.trim("CounterTop", np.vstack([blade, floor]))) == 40  # a type the table does not know
 
 
 def test_a_missing_table_says_how_to_rebuild_it(tmp_path, monkeypatch):
@@ -29,20 +33,20 @@ def test_a_missing_table_says_how_to_rebuild_it(tmp_path, monkeypatch):
     size_prior.largest_sides.cache_clear()
     try:
         with pytest.raises(NesyError, match="python -m mapping.prior_build"):
-            size_prior.too_big("Knife", (0.1, 0.1, 0.1))
+            size_prior.trim("Knife", np.zeros((1, 3)))
     finally:
         size_prior.largest_sides.cache_clear()
 
 
 @pytest.mark.parametrize("on", [True, False])
-def test_the_mapper_leaves_out_a_detection_wider_than_its_type(on):
+def test_the_mapper_boxes_a_knife_without_what_its_mask_bled_onto(on):
     from contracts.observation import ModuleContext
 
     m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, size_prior=on))
     m.reset(ModuleContext(CAMERA, True))
     here = Pose(0.0, 0.0, 0.0, 0.0)
     wide = _wall_detection("Knife", slice(40, 44), slice(30, 90))  # 60 pixels of wall 3 m away: about 3 m wide
-    narrow = _wall_detection("Egg", slice(40, 43), slice(58, 61))
-    m.update(observe(here, room_depth()), [wide, narrow])
-    assert len(m.memory.of_type("Egg")) == 1
-    assert len(m.memory.of_type("Knife")) == (0 if on else 1)
+    m.update(observe(here, room_depth()), [wide])
+    (knife,) = m.memory.of_type("Knife")
+    assert (knife.extent[0] < 1.0) == on  # with the prior, only the points within reach of the middle (0.43 m)
+    assert knife.position[0] == pytest.approx(0.0, abs=0.1)
