@@ -185,7 +185,8 @@ class ModularFollower(Follower):
         ``Navigator.reconsider``): an instance the planner tries again after the navigator
         gave it up would otherwise fail at once."""
         self.modules["planner"].told(object_types, doubted)
-        self.navigator.reconsider(object_types | doubted)
+        if self.navigator is not None:  # a mapper for scripted skills may have none
+            self.navigator.reconsider(object_types | doubted)
 
     def _looked_for(self) -> frozenset[str]:
         """The objects of the current plan's steps: what perception should not miss."""
