@@ -27,9 +27,8 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   instance of its type nearby, a container it opened -- and is ignored elsewhere, unless
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
   poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
-- with ``size_prior`` (off by default: on TATC it changed which sighting was the real knife,
-  BENCHMARKS.md stop 56), of a detection of a pickupable type the points farther from their
-  median than an object of that type can reach are left out (``mapping.size_prior``).
+- with ``size_prior`` (off: BENCHMARKS.md, stop 56) a detection's points farther from their
+  median than its type's size are dropped (``mapping.size_prior``).
 """
 
 from __future__ import annotations
