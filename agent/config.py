@@ -220,7 +220,7 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
     if not sep or not key or any(not part for part in key.split(".")):
         raise ConfigError(f"override {override!r} must look like key.sub=value")
     field_type = _type_at(schema, key.split(".")) if schema else None
-    value: Any = text if field_type is str else _parse_scalar(text, key)
+    value: Any = text if field_type is str else parse_scalar(text, key)
     node = raw.tree
     parts = key.split(".")
     for depth, part in enumerate(parts[:-1], 1):
@@ -238,7 +238,7 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
         raw.sources.update(_sources_for(value, COMMAND_LINE, key + "."))
 
 
-def _parse_scalar(text: str, key: str) -> Any:
+def parse_scalar(text: str, key: str) -> Any:
     try:
         return safe_yaml(text, f"{COMMAND_LINE}: key {key!r}") if text.strip() else ""
     except yaml.YAMLError:

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from agent.config import validate_mapping
+from agent.settings import ModuleConfig, build_module
 from contracts.geometry import world_to_odometry
 from contracts.navigation import NavigationGoal, NavigationState
 from contracts.observation import FOLLOWER, ModuleContext
@@ -41,9 +41,7 @@ def tour(sim: Any, episode: Any, perception_name: str, mapper_name: str = "seman
     access = OracleAccess(sim, episode)
     context = ModuleContext(sim.camera_intrinsics(), sim.rendering, seed)
     perception = registry("perception").build(perception_name)
-    mapper_cls = registry("mapper").get(mapper_name)
-    mapper = (mapper_cls(validate_mapping(mapper_cls.Params, mapper_params, f"mapper {mapper_name} params"))
-              if mapper_params else mapper_cls())
+    mapper = build_module("mapper", ModuleConfig(mapper_name, dict(mapper_params or {})))
     for module in (perception, mapper):
         if hasattr(module, "attach_oracle"):
             module.attach_oracle(access)

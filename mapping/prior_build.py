@@ -51,9 +51,9 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[st
         used += 1
         count_world(world, counts)
         seen.update(obj.object_type for obj in world.objects.values())
-        movable.update(obj.object_type for obj in world.objects.values() if obj.pickupable)
         for obj in world.objects.values():
             if obj.pickupable:
+                movable.add(obj.object_type)
                 largest[obj.object_type] = max(largest[obj.object_type], max(obj.size))
     return counts, sorted(seen - movable), dict(largest), used
 

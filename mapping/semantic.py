@@ -27,8 +27,7 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   instance of its type nearby, a container it opened -- and is ignored elsewhere, unless
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
   poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
-- with ``size_prior`` (off: BENCHMARKS.md, stop 56) a detection's points farther from their
-  median than its type's size are dropped (``mapping.size_prior``).
+- ``size_prior`` (off, stop 56): points far from a detection's median are dropped (``mapping.size_prior``).
 """
 
 from __future__ import annotations
@@ -93,7 +92,7 @@ class SemanticMapper(Mapper):
         distance_scale: float = 2.0  # metres: the searcher divides a target's worth by 1 + distance / this
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
-        size_prior: bool = False  # drop a detection's points farther from their median than its type's size (off: stop 56)
+        size_prior: bool = False  # drop a detection's points farther from their median than its type's size
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()

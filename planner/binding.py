@@ -7,9 +7,10 @@ cooked, cleaned...), then one seen in more than one frame (of the movable things
 Mask R-CNN map remembers from one frame at most, 85% lie on no object of their type, of
 those seen again 47%: ``nesy bench map --perception maskrcnn --split train``; a hint's
 guess, never seen, counts as such a glimpse), then one not shut in a container, then the
-nearest. A role without any candidate gets an ``unlocated`` placeholder (searched for), unless a search already
-failed to find it: then ``GoalError`` says which object is missing. ``lit``, ``conj`` and
-``disj`` write the goal formula over memory keys (``CompiledGoal``).
+nearest. A role without any candidate gets an ``unlocated`` placeholder (searched for),
+unless a search already failed to find it: then ``GoalError`` says which object is
+missing. ``lit``, ``conj`` and ``disj`` write the goal formula over memory keys
+(``CompiledGoal``).
 """
 
 from __future__ import annotations

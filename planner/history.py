@@ -173,19 +173,16 @@ class History:
     def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
         """Forget that these types were searched for in vain and that their instances were
         missing (or misclicked); with ``forget_flags``, also what happened to them."""
-        def of_type(key: str) -> bool:
-            return instance_type(key) in object_types
-
         self.retold |= self.not_found & set(object_types)
         self.not_found -= set(object_types)
         for counter in (self.missing, self.misclicks):
-            for key in [k for k in counter if of_type(k)]:
+            for key in [k for k in counter if instance_type(k) in object_types]:
                 del counter[key]
         if forget_flags:
             self.doubted |= set(object_types)  # the Belief's "clean" (the Follower's own doing) is doubted too
             self.sliced_floor.update((knowledge.whole_of(t), None) for t in object_types
                                      if knowledge.has(knowledge.whole_of(t), "sliceable"))
-            for key in [k for k in self.flags if of_type(k)]:
+            for key in [k for k in self.flags if instance_type(k) in object_types]:
                 del self.flags[key]
 
     def failed(self, op: str, key: str | None, reason: str) -> None:

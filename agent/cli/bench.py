@@ -7,7 +7,7 @@ import argparse
 import json
 
 from agent.cli.common import print_json
-from agent.config import _parse_scalar
+from agent.config import parse_scalar
 from contracts.errors import NesyError
 
 ORDER = 60
@@ -49,8 +49,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "random navigable points with the mapper's navigator; reports obstacle IoU against the true "
         "navigable grid, the precision of the cells it calls passable, the explored share, how many "
         "remembered instances each fixed object found is held as (instances_per_object, duplicated_objects, "
-        "stray_instances), the share of remembered movable things on no object of their type (stray_movable), and ms_per_step (one map update plus one navigation decision, median; perception "
-        "not included).",
+        "stray_instances), the share of remembered movable things on no object of their type (stray_movable), "
+        "and ms_per_step (one map update plus one navigation decision, median; perception not included).",
     )
     mapping.add_argument("--mapper", default="semantic")
     mapping.add_argument("--mapper-param", action="append", default=[], metavar="KEY=VALUE",
@@ -162,7 +162,7 @@ def _mapper_params(args: argparse.Namespace) -> dict:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise NesyError(f"--mapper-param takes KEY=VALUE (e.g. size_prior=false), got {item!r}")
-        params[key] = _parse_scalar(value, key)
+        params[key] = parse_scalar(value, key)
     return params
 
 
