@@ -51,15 +51,9 @@ from mapping.boxes import SINGLE, boxes_meet, merge_parts, nearest_box, observe_
 from mapping.exploration import FrontierPriorSearcher
 from mapping.fixtures import FaucetBeliefs
 from mapping.hints import HintBook, shows_inside
-from mapping.memory_updates import (
-    PIECES,
-    apply_outcome,
-    believe_pieces,
-    believed_container,
-    piece_of,
-    rests_on,
-)
+from mapping.memory_updates import PIECES, apply_outcome, believe_pieces, piece_of
 from mapping.navigation import GridNavigator
+from mapping.placements import Placements
 from mapping.size_prior import trim
 
 PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
@@ -67,7 +61,6 @@ STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows 
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
 OPENED_DEPTH = 0.35  # metres: what lies in a container the Follower opened is within this of its seen box
-PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
 VIEW_PERCENTILE = 1.0  # the distance of a detection: this percentile of its points' (robust to a stray pixel)
 
 
@@ -113,8 +106,7 @@ class SemanticMapper(Mapper):
         self.memory = ObjectMemory()
         self.hints = HintBook()
         self.faucets = FaucetBeliefs()
-        # what the Follower put down itself -> (where it put it, where it stood (x, z), the step it did)
-        self.placed: dict[str, tuple[str, tuple[float, float], int]] = {}
+        self.placements = Placements()  # what the Follower put down itself, and where
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
         self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # key -> (centre, extent), this frame
@@ -135,7 +127,7 @@ class SemanticMapper(Mapper):
             held = self.memory.held
             apply_outcome(self.memory, outcome)
             self.faucets.missed(self.memory, outcome)
-            self._remember_placement(held, observation.pose)
+            self.placements.remember(self.memory, held, observation.pose, self.step)
             opened = self.memory.instances.get(outcome.action.object_key or "")
             if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:
                 opened.states["opened_from"] = (observation.pose.x, observation.pose.z)  # its open side
@@ -272,7 +264,7 @@ class SemanticMapper(Mapper):
             # parts); slices always are two: they lie touching in a row, and one taken leaves the others
             apart = {key for key, box in self.sightings.items()
                      if detection.object_type in PIECE_TYPES or not boxes_meet(box, (centroid, extent))}
-            put = self._put_around(detection.object_type, centroid, apart)
+            put = self.placements.around(self.memory, detection.object_type, centroid, apart, self.step, p.match_radius)
             if put is not None:  # seen where the Follower put it: there it is, not where it was believed
                 instance = self.memory.fuse(put, detection.object_type, centroid, extent, detection.score, self.step)
                 instance.position = centroid
@@ -283,7 +275,7 @@ class SemanticMapper(Mapper):
         instance.states.pop("inferred", None)  # seen
         held = self.memory.held
         if held is None or held not in (instance.key, instance.container):  # what the held thing carries stays on it
-            instance.container = self._container(instance)
+            instance.container = self.placements.container(self.memory, instance)
         # horizontal, as the simulator measures reach (a vertical capsule around the agent)
         distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
@@ -328,49 +320,6 @@ class SemanticMapper(Mapper):
         return any(i.states.get("is_open") and "opened_from" in i.states
                    and abs(i.position[0] - x) <= i.extent[0] / 2 + OPENED_DEPTH
                    and abs(i.position[2] - z) <= i.extent[2] / 2 + OPENED_DEPTH for i in self.memory.instances.values())
-
-    def _remember_placement(self, held: str | None, pose: Pose) -> None:
-        """After the Follower's own action: what it put down is believed where it put it
-        (``inferred`` until detected there: a pot in a sink basin mostly is not)."""
-        if self.memory.held is not None:
-            self.placed.pop(self.memory.held, None)
-            self.memory.instances[self.memory.held].states.pop("inferred", None)
-        elif held in self.memory.instances and self.memory.instances[held].container is not None:
-            self.placed[held] = (self.memory.instances[held].container, (pose.x, pose.z), self.step)
-            self.memory.instances[held].states["inferred"] = True  # believed there, unseen, until detected
-
-    def _put_around(self, object_type: str, centre: tuple[float, float, float], exclude: set[str]) -> ObjectInstance | None:
-        """An instance of the type the Follower put into or onto a receptacle whose box (plus
-        ``BOX_MARGIN``) holds ``centre``: a put believes it at the receptacle's middle, where a
-        microwave's opened door or a wide counter may leave it farther than ``match_radius``
-        from where it is seen (and a new twin would be heated or fetched instead). Also, in
-        the two frames after the put, the one just put when no other instance of its type
-        explains the sighting and the sighting lies within ``PUT_REACH`` of where the Follower
-        stood: a counter seen in part is smaller in memory than the counter the mug landed on
-        (a mug put down, taken for a second mug, picked up and put down again, 60 times)."""
-        just_put = None
-        for key, (place, (x, z), step) in self.placed.items():
-            instance, receptacle = self.memory.instances.get(key), self.memory.instances.get(place)
-            if instance is None or receptacle is None or instance.object_type != object_type or key in exclude:
-                continue
-            if boxes_meet((receptacle.position, receptacle.extent), (centre, (0.0, 0.0, 0.0))):
-                return instance
-            if self.step - step <= 1 and np.hypot(centre[0] - x, centre[2] - z) <= PUT_REACH:
-                just_put = instance
-        if just_put is None:
-            return None
-        explained = any(np.hypot(i.position[0] - centre[0], i.position[2] - centre[2]) <= self.params.match_radius
-                        for i in self.memory.of_type(object_type) if i.key not in exclude and i is not just_put)
-        return None if explained else just_put
-
-    def _container(self, instance: ObjectInstance) -> str | None:
-        """Where the Follower put it while it is seen there (geometry would put a pot on the
-        burner's counter: a burner is smaller than the pot), else from geometry."""
-        receptacle = self.memory.instances.get(self.placed.get(instance.key, ("",))[0])
-        if receptacle is not None and rests_on(instance, receptacle):
-            return receptacle.key
-        self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
-        return believed_container(self.memory, instance)
 
     def _note_top_views(self) -> None:
         """Remember, per instance, the nearest distance it was seen at from above (its top at

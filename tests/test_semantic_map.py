@@ -177,11 +177,11 @@ def test_what_the_follower_put_down_stays_where_it_put_it_while_it_rests_there()
     m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], put)
     pot.position = (0.52, 1.0, 1.02)  # seen again on the burner
     assert believed_container(m.memory, pot) == "CounterTop#1"  # geometry alone: the burner is smaller than the pot
-    assert m._container(pot) == "StoveBurner#1"
+    assert m.placements.container(m.memory, pot) == "StoveBurner#1"
     pot.position = (-0.6, 1.0, 1.0)  # it landed elsewhere (or was moved): geometry again, for good
-    assert m._container(pot) == "CounterTop#1"
+    assert m.placements.container(m.memory, pot) == "CounterTop#1"
     pot.position = (0.52, 1.0, 1.02)
-    assert m._container(pot) == "CounterTop#1"
+    assert m.placements.container(m.memory, pot) == "CounterTop#1"
 
 
 def test_the_mapper_believes_the_pieces_of_a_slice_only_when_it_sees_none():

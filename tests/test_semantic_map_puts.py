@@ -28,6 +28,25 @@ def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it
     assert apple.times_seen == 5 and apple.container == microwave.key
 
 
+def test_a_knife_seen_on_the_counter_where_a_thing_that_is_no_knife_was_put_is_another():
+    """A slice refused with the held "knife" (``not_a_knife``) and that thing put down on a
+    long counter: a knife seen later on that counter, away from where the thing is believed,
+    is a real knife, not the thing (TATC 0192 lost its only knife so). The same sighting of a
+    put apple is that apple (above)."""
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    counter = m.memory.add("CounterTop", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
+    fake = m.memory.add("Knife", (0.0, 0.0, 0.0), extent=(0.2, 0.02, 0.03), times_seen=4)
+    fake.states["not_a_knife"] = True
+    m.memory.held = fake.key
+    m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, fake.key, counter.key), True))
+    m.update(observe(here), [])
+    m.update(observe(here, room_depth()), [_wall_detection("Knife", slice(40, 44), slice(56, 60))])  # x about -0.1
+    real = [k for k in m.memory.of_type("Knife") if k is not fake]
+    assert len(real) == 1 and not real[0].states.get("not_a_knife")
+    assert fake.position[0] == pytest.approx(0.5) and fake.states.get("inferred")
+
+
 def test_what_the_follower_just_put_on_a_counter_seen_in_part_is_found_where_it_landed():
     """The counter in memory is the part seen so far; the mug put on it landed beyond that
     part. Seen in the frame after the put, within reach of where the Follower stood and

@@ -1,0 +1,72 @@
+"""What the Follower put down itself, and where: the semantic mapper's memory of its own puts.
+
+A put believes the thing at the receptacle's middle until it is seen there. Sightings of its
+type are then matched to it (``Placements.around``) more widely than ``match_radius``, and
+while it is seen resting on that receptacle it is believed in it (``Placements.container``),
+whatever geometry alone would say.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from contracts.belief import ObjectInstance, ObjectMemory
+from contracts.geometry import Pose
+from mapping.boxes import boxes_meet
+from mapping.memory_updates import believed_container, rests_on
+
+PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
+
+
+class Placements:
+    def __init__(self) -> None:
+        # what the Follower put down itself -> (where it put it, where it stood (x, z), the step it did)
+        self.placed: dict[str, tuple[str, tuple[float, float], int]] = {}
+
+    def remember(self, memory: ObjectMemory, held: str | None, pose: Pose, step: int) -> None:
+        """After the Follower's own action (``held``: what it held before): what it put down
+        is believed where it put it (``inferred`` until detected there: a pot in a sink
+        basin mostly is not)."""
+        if memory.held is not None:
+            self.placed.pop(memory.held, None)
+            memory.instances[memory.held].states.pop("inferred", None)
+        elif held in memory.instances and memory.instances[held].container is not None:
+            self.placed[held] = (memory.instances[held].container, (pose.x, pose.z), step)
+            memory.instances[held].states["inferred"] = True  # believed there, unseen, until detected
+
+    def around(self, memory: ObjectMemory, object_type: str, centre: tuple[float, float, float], exclude: set[str],
+               step: int, match_radius: float) -> ObjectInstance | None:
+        """An instance of the type the Follower put into or onto a receptacle whose box (plus
+        ``BOX_MARGIN``) holds ``centre``: a put believes it at the receptacle's middle, where a
+        microwave's opened door or a wide counter may leave it farther than ``match_radius``
+        from where it is seen (and a new twin would be heated or fetched instead). Also, in
+        the two frames after the put, the one just put when no other instance of its type
+        explains the sighting and the sighting lies within ``PUT_REACH`` of where the Follower
+        stood: a counter seen in part is smaller in memory than the counter the mug landed on
+        (a mug put down, taken for a second mug, picked up and put down again, 60 times).
+        Not by the box for a thing a refused slice showed is no knife: a knife seen on that
+        counter is more likely a real one (TATC 0192 lost its only knife to the thing)."""
+        just_put = None
+        for key, (place, (x, z), put_at) in self.placed.items():
+            instance, receptacle = memory.instances.get(key), memory.instances.get(place)
+            if instance is None or receptacle is None or instance.object_type != object_type or key in exclude:
+                continue
+            if not instance.states.get("not_a_knife") and boxes_meet((receptacle.position, receptacle.extent),
+                                                                      (centre, (0.0, 0.0, 0.0))):
+                return instance
+            if step - put_at <= 1 and np.hypot(centre[0] - x, centre[2] - z) <= PUT_REACH:
+                just_put = instance
+        if just_put is None:
+            return None
+        explained = any(np.hypot(i.position[0] - centre[0], i.position[2] - centre[2]) <= match_radius
+                        for i in memory.of_type(object_type) if i.key not in exclude and i is not just_put)
+        return None if explained else just_put
+
+    def container(self, memory: ObjectMemory, instance: ObjectInstance) -> str | None:
+        """Where the Follower put it while it is seen there (geometry would put a pot on the
+        burner's counter: a burner is smaller than the pot), else from geometry."""
+        receptacle = memory.instances.get(self.placed.get(instance.key, ("",))[0])
+        if receptacle is not None and rests_on(instance, receptacle):
+            return receptacle.key
+        self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
+        return believed_container(memory, instance)
