@@ -30,6 +30,7 @@ BELIEVED_MARGIN = 0.05  # metres around a believed box whose surfaces a stand-in
 CLICK_PATCH = 0.02  # of the frame's width: a click takes what affords the action within this of its point (TEACh)
 NEAR_MARGIN = 0.1  # of the frame's width: how far from its believed box's screen rectangle a seen instance's detection may be
 SAME_BOX = 0.1  # metres: detections whose surfaces lie this much farther from the believed box than the nearest are not it
+UNDER_VESSEL = 0.2  # metres (horizontal) from a vessel's middle within which a burner's pixel is the one under it
 
 
 def same_kind(detected: str, believed: str) -> bool:
@@ -147,6 +148,31 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     rows, cols = np.nonzero(free)
     k = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
+
+
+def under_vessel(burners: list[Detection], vessel: Detection, points: np.ndarray,
+                 avoid: tuple[tuple[float, float], ...] = ()) -> tuple[float, float] | None:
+    """Relative (x, y) of the burner pixel whose 3-D point (``points``: the frame's, in the
+    odometry frame) lies horizontally nearest the middle of the ``vessel``'s (the median of its
+    mask's points), within ``UNDER_VESSEL``; None when no burner shows there. The burner under
+    a pot shows as a rim around its base: a click at the middle of the stove's burners, which
+    the map holds as one, lit the one beside it (TATC 0096: three times, the pot stayed cold)."""
+    h, w = vessel.mask.shape
+    mine = np.zeros((h, w), dtype=bool)
+    for burner in burners:
+        mine |= burner.mask
+    mine &= ~vessel.mask & np.isfinite(points[..., 0])
+    for x, y in avoid:
+        r, c = int(y * h), int(x * w)
+        mine[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
+    held = points[vessel.mask & np.isfinite(points[..., 0])]
+    if not mine.any() or len(held) == 0:
+        return None
+    middle = np.median(held, axis=0)
+    rows, cols = np.nonzero(mine)
+    away = np.hypot(points[rows, cols, 0] - middle[0], points[rows, cols, 2] - middle[2])
+    k = int(np.argmin(away))
+    return ((cols[k] + 0.5) / w, (rows[k] + 0.5) / h) if away[k] <= UNDER_VESSEL else None
 
 
 def uncovered(stand_in: Detection, detections: list[Detection], affordance: str | None) -> Detection | None:

@@ -23,6 +23,7 @@ from planner import knowledge
 
 MISSING_LIMIT = 2
 MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
+IN_VAIN_LIMIT = 2  # skills whose clicks found nothing to act on before an instance stays out though retold
 MOVED = 0.25  # metres: a missing instance seen this far from where it was believed when given up is tried again
 ACTION_OPS = {
     "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put", "Open": "open",
@@ -44,6 +45,7 @@ class History:
     not_found: set[str] = field(default_factory=set)
     retold: set[str] = field(default_factory=set)  # of not_found, spoken of again: searched for afresh, everywhere
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
+    clicked_in_vain: Counter = field(default_factory=Counter)  # target key -> skills whose clicks found nothing
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
     doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
@@ -172,11 +174,15 @@ class History:
 
     def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
         """Forget that these types were searched for in vain and that their instances were
-        missing (or misclicked); with ``forget_flags``, also what happened to them."""
+        missing (or misclicked); with ``forget_flags``, also what happened to them. Not an
+        instance that clicks from ``IN_VAIN_LIMIT`` skills found nothing to act on: a phantom
+        burner beside the stove, retold by every "Turn on the stove." the Commander repeated,
+        took 28 of a Boil Potato's 30 failed actions (TATC 0096)."""
         self.retold |= self.not_found & set(object_types)
         self.not_found -= set(object_types)
         for counter in (self.missing, self.misclicks):
-            for key in [k for k in counter if instance_type(k) in object_types]:
+            for key in [k for k in counter if instance_type(k) in object_types
+                        and self.clicked_in_vain[k] < IN_VAIN_LIMIT]:
                 del counter[key]
         if forget_flags:
             self.doubted |= set(object_types)  # the Belief's "clean" (the Follower's own doing) is doubted too
@@ -200,6 +206,7 @@ class History:
             # once): a phantom detection, left out at once (two skills on a phantom microwave
             # spent 8 of an ALFRED episode's 10 failed actions)
             self.missing[key] = max(self.missing[key], MISSING_LIMIT)
+            self.clicked_in_vain[key] += "nothing to act on" in lowered
         elif "not where" in lowered or "not visible" in lowered or "not in memory" in lowered or "unreachable" in lowered:
             self.missing[key] += 1
         elif op == "put" and ("full" in lowered or "no room" in lowered or "cannot place" in lowered):

@@ -10,7 +10,8 @@ target that is not where believed ends the skill with a reason, and the planner 
 (``History`` remembers the miss); so does a target a hint has moved into a closed cabinet
 while the skill runs (the plan must open it first: the navigator's goal poses cannot show
 it, and three misses left the hinted plate out as missing: TATC valid_seen 0124); a target
-already there when the skill began is the plan's choice, not failed again and again.
+already there when the skill began is the plan's choice, not failed again and again. A burner
+with a pot on it is switched on with a click on the burner under the pot.
 ``SearchSkill`` explores with the navigator's searcher until memory holds an object of the
 type; ``GotoSkill`` walks to an instance.
 """
@@ -19,14 +20,22 @@ from __future__ import annotations
 
 import math
 
-from contracts.belief import Belief
-from contracts.geometry import CameraIntrinsics, project
+from contracts.belief import Belief, ObjectInstance
+from contracts.geometry import CameraIntrinsics, depth_to_points, project
 from contracts.navigation import NavigationGoal, NavigationState, Navigator, SearchTarget
 from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
 from planner import knowledge
-from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
+from planner.clicking import (
+    believed_detection,
+    click_point,
+    find_target,
+    handled_twins,
+    same_kind,
+    uncovered,
+    under_vessel,
+)
 from planner.history import ACTION_OPS, History
 from planner.raycast import better_view, clean_pixels, free_spot, ray_click
 
@@ -123,7 +132,8 @@ class InteractSkill(Skill):
                 self.reach = max(self.reach, move[1] + 0.05)
                 self.hold = True  # the navigator would undo the look: stay here for the put
                 return SkillStep.act(LowLevelAction(move[0]))
-        point = ray_click(instance, detection.mask, belief, self.camera, affordance, tuple(self.avoid))
+        point = (self._under_vessel(instance, observation, belief, detections) if name == "ToggleOn" else None) \
+            or ray_click(instance, detection.mask, belief, self.camera, affordance, tuple(self.avoid))
         if point is None and self.moves < MAX_MOVES:  # no clean click from here: step to a better view
             move = better_view(instance, belief, self.camera, affordance)
             if move is not None:
@@ -143,6 +153,23 @@ class InteractSkill(Skill):
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
         return SkillStep.act(action)
+
+    def _under_vessel(self, instance: ObjectInstance, observation: Observation, belief: Belief,
+                      detections: list[Detection]) -> tuple[float, float] | None:
+        """For a burner the Follower believes a pot or pan on: the click on the burner under
+        it (``clicking.under_vessel``), when the vessel is in view."""
+        if instance.object_type != "StoveBurner" or observation.depth is None:
+            return None
+        vessel = next((i for i in belief.memory.instances.values() if i.container == instance.key
+                       and i.object_type in knowledge.HEATING_VESSELS), None)
+        if vessel is None:
+            return None
+        seen = find_target(vessel, detections, belief.pose, self.camera, depth=observation.depth)
+        if seen is None:
+            return None
+        burners = [d for d in detections if same_kind(d.object_type, instance.object_type)]
+        points = depth_to_points(observation.depth, belief.pose, self.camera)
+        return under_vessel(burners, seen, points, tuple(self.avoid))
 
     def _believed_open(self, belief: Belief) -> bool:
         inst = belief.memory.instances.get(self.target or "")

@@ -16,7 +16,9 @@ from contracts.navigation import (
     Searcher,
     SearchTarget,
 )
+from contracts.perception import Detection, mask_box
 from contracts.planning import PlannedSubgoal, SkillState
+from planner.clicking import under_vessel
 from planner.history import MISCLICK_LIMIT, History
 from planner.raycast import better_view, ray_click
 from planner.skills import MAX_RETRIES, InteractSkill, SearchSkill
@@ -348,3 +350,36 @@ def test_a_target_cut_by_the_frames_side_is_clicked_after_a_step_that_shows_more
     centred.grid.occupancy[:] = 1
     assert skill("PickupObject", "Apple", "Apple").step(observation(), centred, [detection("Apple", (40, 50, 60, 62))]) \
         .action.action == "Pickup"  # in the middle: clicked at once
+
+
+def test_an_instance_clicks_found_nothing_on_twice_stays_out_when_its_type_is_retold():
+    # TATC valid_unseen 0096: a phantom burner beside the stove, four clicks in vain, revived by
+    # each "Turn on the stove." the Commander repeated, 28 of the 30 failed actions
+    history = History()
+    history.failed("toggle_on", "StoveBurner#2", "ToggleOn failed 4 times: nothing to act on: not where believed")
+    history.failed("toggle_on", "StoveBurner#1", "StoveBurner#1 is unreachable: not seen from 3 poses")
+    history.reconsider(frozenset({"StoveBurner"}))
+    assert not history.gone("StoveBurner#2") and not history.gone("StoveBurner#1")  # once: tried again
+    history.failed("toggle_on", "StoveBurner#2", "ToggleOn failed 4 times: nothing to act on: not where believed")
+    history.failed("toggle_on", "StoveBurner#1", "StoveBurner#1 is unreachable: not seen from 3 poses")
+    history.reconsider(frozenset({"StoveBurner"}))
+    assert history.gone("StoveBurner#2") and not history.gone("StoveBurner#1")
+
+
+def _masked(kind: str, rows: slice, cols: slice, shape: tuple[int, int] = (60, 60)) -> Detection:
+    mask = np.zeros(shape, dtype=bool)
+    mask[rows, cols] = True
+    return Detection(kind, 1.0, mask_box(mask), mask)
+
+
+def test_a_burner_with_a_pot_on_it_is_clicked_beside_the_pot_not_at_the_stoves_middle():
+    # TATC valid_unseen 0096: the stove's burners mapped as one; its middle lit the one beside the pot
+    rows, cols = np.mgrid[0:60, 0:60]
+    points = np.stack([cols * 0.01, np.full((60, 60), 0.9), rows * 0.01], axis=-1)  # a counter seen from above
+    pot = _masked("Pot", slice(20, 30), slice(20, 30))  # its middle at x = z = 0.245 m
+    under = _masked("StoveBurner", slice(17, 33), slice(17, 33))  # a rim around the pot's base
+    beside = _masked("StoveBurner", slice(20, 30), slice(40, 50))  # its nearest pixel 0.155 m away
+    x, y = under_vessel([beside, under], pot, points)
+    assert under.mask[int(y * 60), int(x * 60)] and not pot.mask[int(y * 60), int(x * 60)]
+    far = _masked("StoveBurner", slice(20, 30), slice(50, 58))  # 0.255 m: not under it
+    assert under_vessel([far], pot, points) is None
