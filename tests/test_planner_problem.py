@@ -229,6 +229,11 @@ def test_a_held_thing_that_would_not_slice_is_put_down_for_a_real_knife():
     steps = actions(plan)
     assert plan.steps[0].search and ("PutObject", "Fake", "Counter") in steps
     assert steps.index(("PickupObject", "?Knife", None)) < steps.index(("SliceObject", "Apple", None))
+    # two such things (a knife, a butter knife: neither one) left no place for the searched-for
+    # knife, and no plan existed (TATC valid_unseen 0192 said Stop until the turn limit)
+    fakes = [*fake, ("Fake2", "ButterKnife", (0.3, 1.0, 0.5), "Counter", {"not_a_knife": True})]
+    plan = planner().plan(goal, belief([o for o in kitchen(more=fakes) if o[0] != "Knife"]))
+    assert plan.status.state == PlannerState.SEARCHING, plan.status.reason
 
 
 def test_a_goal_plate_is_not_parked_on_the_other_goal_plate():
