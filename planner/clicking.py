@@ -135,9 +135,7 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
         candidate = target.mask.copy()
         for other in layer:
             candidate &= ~other.mask
-        for x, y in avoid:
-            r, c = int(y * h), int(x * w)
-            candidate[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
+        clear_clicks(candidate, avoid)
         if candidate.any():
             free = candidate
             break
@@ -148,6 +146,15 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     rows, cols = np.nonzero(free)
     k = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
+
+
+def clear_clicks(mask: np.ndarray, avoid: tuple[tuple[float, float], ...]) -> None:
+    """Clear, in place, the pixels of ``mask`` within 2 of each relative point in ``avoid``
+    (clicks that failed)."""
+    h, w = mask.shape
+    for x, y in avoid:
+        r, c = int(y * h), int(x * w)
+        mask[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
 
 
 def under_vessel(burners: list[Detection], vessel: Detection, points: np.ndarray,
@@ -162,9 +169,7 @@ def under_vessel(burners: list[Detection], vessel: Detection, points: np.ndarray
     for burner in burners:
         mine |= burner.mask
     mine &= ~vessel.mask & np.isfinite(points[..., 0])
-    for x, y in avoid:
-        r, c = int(y * h), int(x * w)
-        mine[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
+    clear_clicks(mine, avoid)
     held = points[vessel.mask & np.isfinite(points[..., 0])]
     if not mine.any() or len(held) == 0:
         return None

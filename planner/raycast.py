@@ -20,6 +20,7 @@ import numpy as np
 from contracts.belief import Belief, Cell, ObjectInstance
 from contracts.geometry import CameraIntrinsics, Pose, camera_axes
 from planner import knowledge
+from planner.clicking import clear_clicks
 
 INTERACTION_DISTANCE = 1.5  # metres (AI2-THOR's reach, horizontal to the box as the simulator measures it)
 STRIDE = 2  # pixels: rays are cast on a grid this coarse
@@ -122,9 +123,7 @@ def ray_click(target: ObjectInstance, mask: np.ndarray, belief: Belief, camera: 
     of the mask selects the target, as far as the Belief tells)."""
     good = good_pixels(target, mask, belief, camera, affordance)
     h, w = good.shape
-    for x, y in avoid:
-        r, c = int(y * h), int(x * w)
-        good[max(r - 2, 0):r + 3, max(c - 2, 0):c + 3] = False
+    clear_clicks(good, avoid)
     if not good.any():
         return None
     # grow the grid samples into blocks so the distance transform sees a solid region
