@@ -165,12 +165,10 @@ def under_vessel(burners: list[Detection], vessel: Detection, points: np.ndarray
     a pot shows as a rim around its base: a click at the middle of the stove's burners, which
     the map holds as one, lit the one beside it (TATC 0096: three times, the pot stayed cold)."""
     h, w = vessel.mask.shape
-    mine = np.zeros((h, w), dtype=bool)
-    for burner in burners:
-        mine |= burner.mask
-    mine &= ~vessel.mask & np.isfinite(points[..., 0])
+    finite = np.isfinite(points[..., 0])
+    mine = np.logical_or.reduce([b.mask for b in burners] or [np.zeros((h, w), dtype=bool)]) & ~vessel.mask & finite
     clear_clicks(mine, avoid)
-    held = points[vessel.mask & np.isfinite(points[..., 0])]
+    held = points[vessel.mask & finite]
     if not mine.any() or len(held) == 0:
         return None
     middle = np.median(held, axis=0)

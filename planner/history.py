@@ -206,7 +206,8 @@ class History:
             # once): a phantom detection, left out at once (two skills on a phantom microwave
             # spent 8 of an ALFRED episode's 10 failed actions)
             self.missing[key] = max(self.missing[key], MISSING_LIMIT)
-            self.clicked_in_vain[key] += "nothing to act on" in lowered
+            if "nothing to act on" in lowered:
+                self.clicked_in_vain[key] += 1
         elif "not where" in lowered or "not visible" in lowered or "not in memory" in lowered or "unreachable" in lowered:
             self.missing[key] += 1
         elif op == "put" and ("full" in lowered or "no room" in lowered or "cannot place" in lowered):

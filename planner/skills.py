@@ -132,7 +132,7 @@ class InteractSkill(Skill):
                 self.reach = max(self.reach, move[1] + 0.05)
                 self.hold = True  # the navigator would undo the look: stay here for the put
                 return SkillStep.act(LowLevelAction(move[0]))
-        point = (self._under_vessel(instance, observation, belief, detections) if name == "ToggleOn" else None) \
+        point = self._under_vessel(name, instance, observation, belief, detections) \
             or ray_click(instance, detection.mask, belief, self.camera, affordance, tuple(self.avoid))
         if point is None and self.moves < MAX_MOVES:  # no clean click from here: step to a better view
             move = better_view(instance, belief, self.camera, affordance)
@@ -154,11 +154,11 @@ class InteractSkill(Skill):
         self.pending, self.pending_belief = action, belief
         return SkillStep.act(action)
 
-    def _under_vessel(self, instance: ObjectInstance, observation: Observation, belief: Belief,
+    def _under_vessel(self, name: str, instance: ObjectInstance, observation: Observation, belief: Belief,
                       detections: list[Detection]) -> tuple[float, float] | None:
-        """For a burner the Follower believes a pot or pan on: the click on the burner under
-        it (``clicking.under_vessel``), when the vessel is in view."""
-        if instance.object_type != "StoveBurner" or observation.depth is None:
+        """For switching on a burner the Follower believes a pot or pan on: the click on the
+        burner under it (``clicking.under_vessel``), when the vessel is in view."""
+        if name != "ToggleOn" or instance.object_type != "StoveBurner" or observation.depth is None:
             return None
         vessel = next((i for i in belief.memory.instances.values() if i.container == instance.key
                        and i.object_type in knowledge.HEATING_VESSELS), None)
