@@ -263,3 +263,17 @@ def test_an_instance_given_up_is_tried_again_once_the_follower_looks_for_its_typ
     navigator.reconsider(frozenset({"Faucet"}))
     assert "Faucet#1" not in navigator.gave_up
     assert navigator.step(_observe(), there, goal, max_misses=2).state == NavigationState.MOVING
+
+
+def test_what_lies_above_the_camera_is_not_looked_at_from_under_it():
+    grid = GridMap.empty((-3.0, -3.0), (120, 120), 0.05)
+    grid.occupancy[:, :] = Cell.FREE
+    grid.explored[:, :] = True
+    ends = {}
+    for height in (0.9, 1.9):  # on a counter, in a microwave over the stove
+        memory = ObjectMemory()
+        memory.add("Bread", (0.0, height, 1.0), extent=(0.2, 0.1, 0.2), times_seen=1)
+        navigator = GridNavigator(camera_height=1.5)
+        ends[height] = _walk(navigator, Belief(grid, memory, Pose(0.0, 0.75, 0.0, 0.0)), NavigationGoal(instance="Bread#1"))
+    assert ends[0.9].z == 0.75  # 0.25 m from it: within reach, looking down at it
+    assert np.hypot(ends[1.9].x, ends[1.9].z - 1.0) >= 0.5 and ends[1.9].horizon <= 0  # stepped off, not looking down

@@ -1,0 +1,131 @@
+"""From how far Mask R-CNN sees what lies in a container above the camera (an offline check:
+it reads ground truth, so it lives in ``agent``, never in a Follower).
+
+In every floor plan of the split whose microwave's inner floor lies above the Follower's
+camera (a microwave over the stove, as in FloorPlan10), a ``random_start`` world; one thing
+of each of ``TYPES`` that the world holds is put into the open microwave (where AI2-THOR's
+PutObject would leave it, ``simulator.placement.landing``) and looked at from every free
+lattice pose within 1.5 m, facing it, at the horizons -30 and 0. Per pose where at least
+``MIN_PIXELS`` of it are drawn: does the shipped ``maskrcnn`` module (told to look for that
+type, as a Follower's skill tells it) return a detection of that type on it (half of the
+detection's mask on it)? Reported: the rate by horizontal distance from the camera to the
+thing (``BINS``) and horizon -- what ``mapping.navigation.HIGH_NEAR`` is chosen from.
+
+    python -m agent.high_sight [--split train] [--seeds 1] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections import defaultdict
+
+import numpy as np
+
+from contracts.observation import FOLLOWER
+from simulator.episodes.splits import split_floor_plans
+from simulator.geometry import CAMERA_HEIGHT
+from simulator.placement import landing
+from simulator.scenes import to_cell
+from simulator.sim import Simulator
+from simulator.spawn import random_start
+
+TYPES = ("Apple", "Bread", "Tomato", "Potato", "Mug", "Egg")  # what TATC's tasks heat in a microwave
+BINS = (0.5, 0.75, 1.0, 1.5)  # upper edges, metres
+MIN_PIXELS = 300
+HORIZONS = (-30.0, 0.0)
+
+
+class _Rendered:
+    render, width, height, field_of_view, interaction_distance, occlusion = "egl", 300, 300, 90.0, 1.5, False
+
+
+def _bin(distance: float) -> str:
+    edge = next((b for b in BINS if distance < b), None)
+    return f"<{edge}" if edge is not None else f">={BINS[-1]}"
+
+
+def _poses(world, near: tuple[float, float, float]):
+    """Free lattice poses within 1.5 m of ``near`` (x, z), facing it."""
+    x0, z0 = round(near[0] / 0.25) * 0.25, round(near[2] / 0.25) * 0.25
+    for dx in np.arange(-1.5, 1.51, 0.25):
+        for dz in np.arange(-1.5, 1.51, 0.25):
+            x, z = float(x0 + dx), float(z0 + dz)
+            distance = math.hypot(x - near[0], z - near[2])
+            if distance > 1.5 or not world.free_cell(to_cell(x, z), FOLLOWER):
+                continue
+            heading = int(round(math.degrees(math.atan2(near[0] - x, near[2] - z)) / 90.0)) % 4 * 90
+            yield x, z, heading, distance
+
+
+def measure(split: str, seeds: int, detector) -> dict:
+    counts: dict[tuple[str, float], list[int]] = defaultdict(lambda: [0, 0])
+    plans = []
+    for plan in split_floor_plans(split):
+        for seed in range(seeds):
+            sim = Simulator(_Rendered())
+            sim.reset(random_start(plan, seed))
+            world = sim.world
+            ovens = [o for o in world.objects.values() if o.object_type == "Microwave"
+                     and o.position[1] - o.size[1] / 2 > CAMERA_HEIGHT - 0.1]
+            if not ovens:
+                break
+            if seed == 0:
+                plans.append(plan)
+            oven = ovens[0]
+            oven.is_open = True
+            agent = world.agents[FOLLOWER]
+            for kind in TYPES:
+                item = next((o for o in world.objects.values() if o.object_type == kind and o.held_by is None), None)
+                if item is None:
+                    continue
+                spot = min(_poses(world, oven.position), key=lambda p: abs(p[3] - 1.0), default=None)
+                if spot is None:
+                    break
+                agent.x, agent.z, agent.rotation, agent.horizon = spot[0], spot[1], spot[2], 0.0
+                was = item.parent, item.position
+                world.put_in(item.object_id, oven.object_id, landing(world, oven, item, agent.camera(90.0)))
+                detector.attend(frozenset({kind}))
+                for x, z, heading, distance in _poses(world, item.position):
+                    for horizon in HORIZONS:
+                        agent.x, agent.z, agent.rotation, agent.horizon = x, z, heading, horizon
+                        frame = sim.instance_frame()
+                        index = next((k for k, v in frame.ids.items() if v == item.object_id), None)
+                        drawn = frame.instance == index if index is not None else None
+                        if drawn is None or drawn.sum() < MIN_PIXELS:
+                            continue
+                        found = any(d.object_type == kind and (d.mask & drawn).sum() * 2 >= d.mask.sum()
+                                    for d in detector.detect(sim.observe(FOLLOWER)))
+                        row = counts[(_bin(distance), horizon)]
+                        row[0] += int(found)
+                        row[1] += 1
+                if was[0] is not None:  # back where it was: one thing in the microwave at a time
+                    world.put_in(item.object_id, was[0], was[1])
+            sim.close()
+    rows = [{"distance": d, "horizon": h, "detected": n, "poses": m, "rate": round(n / m, 3)}
+            for (d, h), (n, m) in sorted(counts.items())]
+    return {"split": split, "seeds": seeds, "floor_plans": plans, "rows": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from perception.maskrcnn import MaskRCNNPerception
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", default="train", help="floor plans: train (default) or valid_unseen")
+    parser.add_argument("--seeds", type=int, default=1, help="random_start seeds per floor plan")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    result = measure(args.split, args.seeds, MaskRCNNPerception())
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{args.split}: microwaves above the camera in {', '.join(result['floor_plans']) or 'no floor plan'}")
+    for row in result["rows"]:
+        print(f"  distance {row['distance']:>6} horizon {row['horizon']:>5}: {row['detected']:3d}/{row['poses']:3d} "
+              f"= {row['rate']:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
