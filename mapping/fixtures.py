@@ -20,7 +20,10 @@ well inside the frame (a click on a box cut by the frame's edge missed). A hint-
 faucet ("the faucet is near the garbage can") is moved behind the basin: a faucet is never
 anywhere else. Faucets stand off the basin's middle too (a quarter of the 52 pairs: 0.14-0.44 m
 to a side), so an inferred faucet whose click hit nothing it could switch (``missed``) is
-believed next a step to the side, then the other side (``SIDE_STEPS``).
+believed next a step to the side, then the other side (``SIDE_STEPS``). A basin whose faucet
+was missed at every offset is taken for a phantom while another basin is believed: its faucet
+is dropped, and so is a faucet inferred for a basin no longer believed one (a ``Sink``'s, once
+a ``SinkBasin`` is seen; both stayed where they were and took clicks).
 """
 
 from __future__ import annotations
@@ -52,6 +55,11 @@ class FaucetBeliefs:
         seen = [f for f in memory.of_type("Faucet") if f.times_seen > 0]
         basins = [b for b in memory.of_type("SinkBasin") if b.times_seen >= MIN_SIGHTINGS]
         basins = basins or [b for b in memory.of_type("Sink") if b.times_seen >= MIN_SIGHTINGS]
+        kept = [b for b in basins if not b.states.get("faucet_missed")]
+        basins = kept or basins  # the only basin keeps its faucet, wherever it may be
+        for faucet in memory.of_type("Faucet"):  # for a basin no longer believed one, or given up
+            if faucet.times_seen == 0 and faucet.states.get("fixed_to") not in (None, *(b.key for b in basins)):
+                del memory.instances[faucet.key]
         for basin in basins:
             if any(_horizontal(f.position, basin.position) <= FAUCET_NEAR for f in seen):
                 continue
@@ -71,6 +79,11 @@ class FaucetBeliefs:
         if faucet is not None and faucet.states.get("inferred") and not outcome.success \
                 and outcome.action.action in ("ToggleOn", "ToggleOff") and SWITCH_MISSED in outcome.error.lower():
             faucet.states["missed"] = faucet.states.get("missed", 0) + 1
+            basin = memory.instances.get(faucet.states.get("fixed_to") or "")
+            if basin is not None and faucet.states["missed"] >= len(SIDE_STEPS):
+                # missed at every offset: most likely no basin (TATC valid_unseen 0193: a "basin" seen
+                # twice by the toaster took 20 of 30 failed actions, the real one seen 30 times)
+                basin.states["faucet_missed"] = True
 
     @staticmethod
     def _faucet_of(memory: ObjectMemory, basin: ObjectInstance) -> ObjectInstance:

@@ -9,7 +9,7 @@ import pytest
 from planner_scenes import CAMERA, ArrivedNavigator, belief, observation
 
 from contracts.belief import Cell, GridMap, ObjectMemory
-from contracts.geometry import Pose
+from contracts.geometry import Pose, camera_axes, depth_to_points
 from contracts.language import Subgoal
 from contracts.planning import ActionOutcome, LowLevelAction, PlannedSubgoal
 from mapping.fixtures import FAUCET_BACK, FAUCET_RISE, SIDE_STEPS, FaucetBeliefs
@@ -80,6 +80,42 @@ def test_a_hinted_faucet_moves_behind_the_basin_and_a_seen_one_stops_the_inferen
     assert len(seen.of_type("Faucet")) == 1 and "inferred" not in seen.of_type("Faucet")[0].states
 
 
+def _miss(beliefs: FaucetBeliefs, memory: ObjectMemory, faucet) -> None:
+    click = LowLevelAction("ToggleOn", {"x": 0.5, "y": 0.3}, faucet.key)
+    beliefs.missed(memory, ActionOutcome(click, False, "No object that can be acted on (toggleable) at (0.50, 0.30)"))
+
+
+def test_a_basin_whose_faucet_was_missed_at_every_offset_is_dropped_while_another_is_believed():
+    here = Pose(0.2, 0.0, 0.0, 30.0)
+    alone, beliefs = kitchen(), FaucetBeliefs()
+    beliefs.update(alone, {}, here, unknown_map(), CAMERA)
+    for _ in SIDE_STEPS:
+        _miss(beliefs, alone, alone.of_type("Faucet")[0])
+        beliefs.update(alone, {}, here, unknown_map(), CAMERA)
+    assert len(alone.of_type("Faucet")) == 1  # the only basin keeps a faucet: the offsets start over
+    memory = kitchen()
+    memory.add("SinkBasin", (2.0, 0.9, 1.0), extent=(0.5, 0.2, 0.4), times_seen=2)  # by the toaster
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    phantom = next(f for f in memory.of_type("Faucet") if f.states["fixed_to"] == "SinkBasin#2")
+    for _ in SIDE_STEPS:
+        _miss(beliefs, memory, phantom)
+        beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    assert [f.states["fixed_to"] for f in memory.of_type("Faucet")] == ["SinkBasin#1"]
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    assert len(memory.of_type("Faucet")) == 1  # not inferred for it again
+
+
+def test_a_faucet_inferred_for_a_sink_is_dropped_once_a_basin_is_believed():
+    memory = ObjectMemory()
+    memory.add("Sink", (0.0, 0.9, 1.0), extent=(0.7, 0.2, 0.5), times_seen=2)
+    beliefs, here = FaucetBeliefs(), Pose(0.2, 0.0, 0.0, 30.0)
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    assert [f.states["fixed_to"] for f in memory.of_type("Faucet")] == ["Sink#1"]
+    memory.add("SinkBasin", (0.1, 0.9, 1.0), extent=(0.5, 0.2, 0.4), times_seen=2)
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    assert [f.states["fixed_to"] for f in memory.of_type("Faucet")] == ["SinkBasin#1"]
+
+
 def test_an_inferred_faucet_is_clicked_inside_its_projected_box():
     scene = belief([("Faucet", "Faucet", (0.0, 1.5, 0.8), None, {"inferred": True, "is_toggled": False})])
     stand_in = believed_detection(scene.memory.instances["Faucet"], scene.pose, CAMERA)
@@ -95,6 +131,22 @@ def test_an_inferred_faucet_is_clicked_inside_its_projected_box():
     assert action.action == "ToggleOn" and c0 <= action.target["x"] * 100 <= c1 and r0 <= action.target["y"] * 100 <= r1
     scene.memory.instances["Faucet"].states.pop("inferred")  # a faucet believed from a detection: no click without one
     assert InteractSkill(step, ArrivedNavigator(), CAMERA, History()).step(observation(), scene, []).action.action != "ToggleOn"
+
+
+def test_an_inferred_faucet_is_clicked_where_something_stands_above_the_counter():
+    pose = Pose(0.0, 0.0, 0.0, 30.0)
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    rise = CAMERA.pixel_rays() @ np.stack([right, up, forward])[:, 1]  # metres up per metre of depth
+    depth = ((0.95 - CAMERA.camera_height) / rise).astype(np.float32)  # a counter top at 0.95 m everywhere
+    memory = ObjectMemory()
+    faucet = memory.add("Faucet", (0.0, 1.0, 1.0), extent=(0.2, 0.2, 0.2), states={"inferred": True})
+    points = depth_to_points(depth, pose, CAMERA)
+    tap = (np.abs(points[..., 0]) < 0.04) & (np.abs(points[..., 2] - 1.0) < 0.04)  # a tap stands there, 8 cm tall
+    depth[tap] = ((1.03 - CAMERA.camera_height) / rise[tap]).astype(np.float32)
+    everything = believed_detection(faucet, pose, CAMERA, depth)
+    standing = believed_detection(faucet, pose, CAMERA, depth, standing=True)
+    assert everything.mask.sum() > 3 * standing.mask.sum() > 0  # the counter in the box, then the tap alone
+    assert tap[standing.mask].mean() > 0.9
 
 
 @pytest.mark.skipif(not (DATA / "alfred_train_masks.jsonl.gz").is_file(), reason=f"ALFRED data not found in {DATA}")
