@@ -1,8 +1,9 @@
 """From how far Mask R-CNN sees what lies in a container above the camera (an offline check:
 it reads ground truth, so it lives in ``agent``, never in a Follower).
 
-In every floor plan of the split whose microwave's inner floor lies above the Follower's
-camera (a microwave over the stove, as in FloorPlan10), a ``random_start`` world; one thing
+In every floor plan of the split whose microwave's box bottom lies less than ``HIGH`` below
+the Follower's camera, or above it (a microwave over the stove, as in FloorPlan10), a
+``random_start`` world; one thing
 of each of ``TYPES`` that the world holds is put into the open microwave (where AI2-THOR's
 PutObject would leave it, ``simulator.placement.landing``) and looked at from every free
 lattice pose within 1.5 m, facing it, at the horizons -30 and 0. Per pose where at least
@@ -28,17 +29,14 @@ from simulator.episodes.splits import split_floor_plans
 from simulator.geometry import CAMERA_HEIGHT
 from simulator.placement import landing
 from simulator.scenes import to_cell
-from simulator.sim import Simulator
+from simulator.sim import Simulator, SimulatorSettings
 from simulator.spawn import random_start
 
 TYPES = ("Apple", "Bread", "Tomato", "Potato", "Mug", "Egg")  # what TATC's tasks heat in a microwave
 BINS = (0.5, 0.75, 1.0, 1.5)  # upper edges, metres
 MIN_PIXELS = 300
+HIGH = 0.1  # metres: a microwave whose box's bottom is higher than this below the camera counts
 HORIZONS = (-30.0, 0.0)
-
-
-class _Rendered:
-    render, width, height, field_of_view, interaction_distance, occlusion = "egl", 300, 300, 90.0, 1.5, False
 
 
 def _bin(distance: float) -> str:
@@ -64,12 +62,14 @@ def measure(split: str, seeds: int, detector) -> dict:
     plans = []
     for plan in split_floor_plans(split):
         for seed in range(seeds):
-            sim = Simulator(_Rendered())
+            sim = Simulator(SimulatorSettings(render="egl"))
             sim.reset(random_start(plan, seed))
             world = sim.world
             ovens = [o for o in world.objects.values() if o.object_type == "Microwave"
-                     and o.position[1] - o.size[1] / 2 > CAMERA_HEIGHT - 0.1]
-            if not ovens:
+                     and o.position[1] - o.size[1] / 2 > CAMERA_HEIGHT - HIGH]
+            spot = min(_poses(world, ovens[0].position), key=lambda p: abs(p[3] - 1.0), default=None) if ovens else None
+            if spot is None:  # no microwave that high (or nowhere to stand at it): the next floor plan
+                sim.close()
                 break
             if seed == 0:
                 plans.append(plan)
@@ -80,9 +80,6 @@ def measure(split: str, seeds: int, detector) -> dict:
                 item = next((o for o in world.objects.values() if o.object_type == kind and o.held_by is None), None)
                 if item is None:
                     continue
-                spot = min(_poses(world, oven.position), key=lambda p: abs(p[3] - 1.0), default=None)
-                if spot is None:
-                    break
                 agent.x, agent.z, agent.rotation, agent.horizon = spot[0], spot[1], spot[2], 0.0
                 was = item.parent, item.position
                 world.put_in(item.object_id, oven.object_id, landing(world, oven, item, agent.camera(90.0)))

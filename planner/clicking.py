@@ -33,6 +33,7 @@ SAME_BOX = 0.1  # metres: detections whose surfaces lie this much farther from t
 # metres above the counter a faucet's pixels stand (FloorPlan10's box faucet: 9 cm above the
 # counter at its middle; a click on the counter behind it found nothing, TATC valid_unseen 0193)
 STANDING = 0.03
+HEIGHT_BIN = 0.01  # metres: the surface heights counted for the most common one
 UNDER_VESSEL = 0.2  # metres (horizontal) from a vessel's middle within which a burner's pixel is the one under it
 
 
@@ -241,7 +242,8 @@ def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntri
             mask &= inside
             if standing:
                 heights = points[mask][:, 1]
-                counter = np.bincount(np.round((heights - heights.min()) / 0.01).astype(int)).argmax() * 0.01 + heights.min()
+                bins = np.round((heights - heights.min()) / HEIGHT_BIN).astype(int)
+                counter = heights.min() + np.bincount(bins).argmax() * HEIGHT_BIN  # the most common height
                 above = mask & (points[..., 1] > counter + STANDING)
                 if above.any():
                     mask = above
