@@ -216,13 +216,16 @@ def screen_rect(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics) 
 
 
 def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntrinsics,
-                       depth: np.ndarray | None = None, standing: bool = False) -> Detection | None:
+                       depth: np.ndarray | None = None, standing: bool = False,
+                       detections: list[Detection] = ()) -> Detection | None:
     """A stand-in detection for an instance believed but not seen (``states["inferred"]``:
     a faucet behind its basin): the frame's pixels inside the projection of its believed
     box, and with a depth frame only those whose surface lies in the box (grown by
     ``BELIEVED_MARGIN``: the tap, not the wall behind it or the counter below) when any
     does; with ``standing`` (a fixture mounted on a counter), of those only the ones
-    ``STANDING`` above the box's most common surface height, the counter, when any are.
+    ``STANDING`` above the box's most common surface height, the counter, when any are,
+    and not in the mask of a ``detections`` entry of another type (the potato, egg and mug
+    standing beside the sink took 10 of the 19 failed clicks of TATC valid_unseen 0049).
     None when a corner is behind the camera or the box is out of the frame."""
     rect = screen_rect(instance, pose, camera)
     if rect is None:
@@ -245,6 +248,9 @@ def believed_detection(instance: ObjectInstance, pose: Pose, camera: CameraIntri
                 bins = np.round((heights - heights.min()) / HEIGHT_BIN).astype(int)
                 counter = heights.min() + np.bincount(bins).argmax() * HEIGHT_BIN  # the most common height
                 above = mask & (points[..., 1] > counter + STANDING)
+                for other in detections:
+                    if not same_kind(other.object_type, instance.object_type):
+                        above &= ~other.mask
                 if above.any():
                     mask = above
             rows, cols = np.nonzero(mask)

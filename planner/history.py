@@ -25,6 +25,10 @@ MISSING_LIMIT = 2
 MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
 IN_VAIN_LIMIT = 2  # skills whose clicks found nothing to act on before an instance stays out though retold
 MOVED = 0.25  # metres: a missing instance seen this far from where it was believed when given up is tried again
+# metres: a new instance of a type this near where clicks found nothing to act on is that
+# phantom again (TATC valid_unseen 0265: 17 pickups of a "knife" in the toaster's slots,
+# each re-detection a new instance)
+SAME_PHANTOM = 0.2
 ACTION_OPS = {
     "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put", "Open": "open",
     "OpenObject": "open", "Close": "close", "CloseObject": "close", "ToggleOn": "toggle_on",
@@ -47,6 +51,9 @@ class History:
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
     clicked_in_vain: Counter = field(default_factory=Counter)  # target key -> skills whose clicks found nothing
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
+    # (type, where believed) of those instances when given up: what is detected there again is them
+    in_vain_at: list[tuple[str, tuple[float, float, float], int]] = field(default_factory=list)
+    met: set[str] = field(default_factory=set)  # instance keys seen by ``seen_elsewhere``
     doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
@@ -168,9 +175,26 @@ class History:
             instance = memory.get(key)
             if instance is None:
                 continue
+            if key not in self.missing_at and self.clicked_in_vain[key]:
+                self.in_vain_at.append((instance.object_type, instance.position, self.clicked_in_vain[key]))
             where = self.missing_at.setdefault(key, instance.position)
             if math.dist(where, instance.position) > MOVED:
                 del self.missing[key], self.missing_at[key]
+        self._phantoms_again(memory)
+
+    def _phantoms_again(self, memory: dict[str, ObjectInstance]) -> None:
+        """An instance first met (here) within ``SAME_PHANTOM`` of where clicks on one of
+        its type found nothing to act on is that phantom, detected again: given up like it."""
+        for instance in memory.values():
+            if instance.key in self.met:
+                continue
+            self.met.add(instance.key)
+            times = max((n for object_type, where, n in self.in_vain_at if object_type == instance.object_type
+                         and math.dist(where, instance.position) <= SAME_PHANTOM), default=0)
+            if times:
+                self.missing[instance.key] = MISSING_LIMIT
+                self.missing_at[instance.key] = instance.position
+                self.clicked_in_vain[instance.key] = times
 
     def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
         """Forget that these types were searched for in vain and that their instances were

@@ -108,7 +108,7 @@ class InteractSkill(Skill):
                                 observation.depth, belief.memory.instances.get(instance.container or ""))
         if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth,
-                                           standing=instance.object_type == "Faucet")
+                                           standing=instance.object_type == "Faucet", detections=detections)
             if detection is not None:  # where nothing seen would take the click instead
                 detection = uncovered(detection, detections, AFFORDANCE.get(name))
         if detection is None and self.hold:  # lost it after stepping aside: walk to it again

@@ -11,6 +11,7 @@ from planner_scenes import CAMERA, ArrivedNavigator, belief, observation
 from contracts.belief import Cell, GridMap, ObjectMemory
 from contracts.geometry import Pose, camera_axes, depth_to_points
 from contracts.language import Subgoal
+from contracts.perception import Detection
 from contracts.planning import ActionOutcome, LowLevelAction, PlannedSubgoal
 from mapping.fixtures import FAUCET_BACK, FAUCET_RISE, SIDE_STEPS, FaucetBeliefs
 from mapping.fixtures_fit import DATA, faucet_offsets
@@ -147,6 +148,13 @@ def test_an_inferred_faucet_is_clicked_where_something_stands_above_the_counter(
     standing = believed_detection(faucet, pose, CAMERA, depth, standing=True)
     assert everything.mask.sum() > 3 * standing.mask.sum() > 0  # the counter in the box, then the tap alone
     assert tap[standing.mask].mean() > 0.9
+    mug = (np.abs(points[..., 0] - 0.1) < 0.03) & (np.abs(points[..., 2] - 1.0) < 0.04)  # a mug beside it
+    depth[mug] = ((1.03 - CAMERA.camera_height) / rise[mug]).astype(np.float32)
+    with_mug = believed_detection(faucet, pose, CAMERA, depth, standing=True)
+    assert with_mug.mask[mug].any()  # standing above the counter, it looks like the tap
+    detected = Detection("Mug", 0.9, (0, 0, CAMERA.width, CAMERA.height), mug)
+    without = believed_detection(faucet, pose, CAMERA, depth, standing=True, detections=[detected])
+    assert not without.mask[mug].any() and tap[without.mask].mean() > 0.9  # a detected mug is not the tap
 
 
 @pytest.mark.skipif(not (DATA / "alfred_train_masks.jsonl.gz").is_file(), reason=f"ALFRED data not found in {DATA}")

@@ -289,6 +289,31 @@ def test_an_instance_given_up_as_missing_is_tried_again_once_seen_elsewhere():
     assert not history.missing_at
 
 
+def test_a_phantom_detected_again_as_a_new_instance_is_given_up_like_the_first():
+    """Clicks on a "knife" in the toaster's slots found nothing to act on; the detector sees
+    it there again, as a new instance: it is the same phantom. A knife elsewhere is not,
+    nor one that was in memory already (TATC valid_unseen 0265)."""
+    from contracts.belief import ObjectMemory
+    from planner.history import SAME_PHANTOM
+
+    memory = ObjectMemory()
+    phantom = memory.add("Knife", (1.0, 1.0, 2.0))
+    earlier = memory.add("Knife", (1.0 + SAME_PHANTOM / 2, 1.0, 2.0))
+    history = History()
+    history.seen_elsewhere(memory.instances)
+    history.failed("pickup", phantom.key, "nothing to act on: not where believed")
+    history.seen_elsewhere(memory.instances)
+    del memory.instances[phantom.key]
+    again = memory.add("Knife", (1.0, 1.05, 2.0 + SAME_PHANTOM / 2))
+    elsewhere = memory.add("Knife", (1.0, 1.0, 2.0 + 2 * SAME_PHANTOM))
+    tomato = memory.add("Tomato", (1.0, 1.0, 2.0))
+    history.seen_elsewhere(memory.instances)
+    assert history.gone(again.key) and history.clicked_in_vain[again.key] == 1
+    assert not any(history.gone(i.key) for i in (earlier, elsewhere, tomato))
+    history.reconsider(frozenset({"Knife"}))  # retold, it is tried once more, as the first would be
+    assert not history.gone(again.key)
+
+
 @pytest.mark.parametrize("moved, step, held", [
     ("Pot", Subgoal("PickupObject", "Pot"), None),  # 0097: the pot the pickup was about to take
     ("Plate", Subgoal("PutObject", "Apple", "Plate"), "Apple"),  # 0148: the plate the held lettuce goes onto
