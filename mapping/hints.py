@@ -124,7 +124,9 @@ class HintBook:
         if seen:  # the hint confirms an instance seen there: no unseen twin (a skill would look for it in vain)
             seen[0].confidence = max(seen[0].confidence, HINT_CONFIDENCE)
             return False
-        believed = [i for i in memory.of_type(kind) if i.times_seen == 0]  # an earlier hint's: move it
+        # an earlier hint's: move it; not what the Follower believes from its own doing (the
+        # slices it cut in the microwave were moved to another, TATC valid_unseen 0120)
+        believed = [i for i in memory.of_type(kind) if i.times_seen == 0 and not i.states.get("inferred")]
         if believed:
             believed[0].position, believed[0].container = place.position, container
             instance = believed[0]
@@ -158,7 +160,10 @@ def shows_inside(place: ObjectInstance, distance: float, pose: Pose, camera: Cam
 
 
 def _seen_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[ObjectInstance]:
-    return [i for i in memory.of_type(kind) if i.times_seen > 0 and (i.container == place.key or rests_on(i, place, 0.5))]
+    """Instances of ``kind`` seen in or on ``place``, or believed there from the Follower's
+    own doing (``inferred``: the pieces of what it sliced there, what it put there)."""
+    return [i for i in memory.of_type(kind) if (i.times_seen > 0 or i.states.get("inferred"))
+            and (i.container == place.key or rests_on(i, place, 0.5))]
 
 
 def _fitting(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap | None) -> list[ObjectInstance]:

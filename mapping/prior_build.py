@@ -14,6 +14,10 @@ inside a container, so the searcher opens none to look for one.
 The size prior is, per pickupable object type, the largest side of any of its objects' boxes
 in those worlds (``mapping.size_prior``: a detection whose points span far more than that is not one).
 
+The room kinds table ``mapping/data/room_kinds.json`` is, per object type, the kinds of room
+(kitchen, living room, bedroom, bathroom) whose worlds held one (``mapping.room_kinds``: in a
+room believed a kitchen, a toilet seen is a phantom).
+
     python -m mapping.prior_build ../shared/data/alfred_train.jsonl.gz
 """
 
@@ -24,19 +28,21 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from mapping.room_kinds import ROOM_KINDS_PATH
 from mapping.search_prior import PRIOR_PATH
 from mapping.size_prior import SIZES_PATH
 from simulator.alfred.trajectories import load_trajectories
 from simulator.episodes.alfred import dev_split
-from simulator.scenes import UnsupportedSceneError
+from simulator.scenes import UnsupportedSceneError, load_scene
 from simulator.start_state import build_world
 from simulator.world import World
 
 
-def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[str, float], int]:
+def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[str, float], dict[str, set[str]], int]:
     """The counts, the fixed types (in some world, pickupable in none), the largest side per
-    type and the worlds used."""
+    type, the room kinds per type and the worlds used."""
     counts: dict[str, Counter] = defaultdict(Counter)
+    kinds: dict[str, set[str]] = defaultdict(set)
     largest: dict[str, float] = defaultdict(float)
     seen: set[str] = set()
     movable: set[str] = set()
@@ -51,11 +57,14 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[st
         used += 1
         count_world(world, counts)
         seen.update(obj.object_type for obj in world.objects.values())
+        room = load_scene(trajectory.floor_plan).room_type
+        for obj in world.objects.values():
+            kinds[obj.object_type].add(room)
         for obj in world.objects.values():
             if obj.pickupable:
                 movable.add(obj.object_type)
                 largest[obj.object_type] = max(largest[obj.object_type], max(obj.size))
-    return counts, sorted(seen - movable), dict(largest), used
+    return counts, sorted(seen - movable), dict(largest), dict(kinds), used
 
 
 def count_world(world: World, counts: dict[str, Counter]) -> None:
@@ -70,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("trajectories", type=Path, help="ALFRED train trajectories (alfred_train.jsonl.gz)")
     parser.add_argument("--out", type=Path, default=PRIOR_PATH)
     parser.add_argument("--sizes-out", type=Path, default=SIZES_PATH)
+    parser.add_argument("--kinds-out", type=Path, default=ROOM_KINDS_PATH)
     args = parser.parse_args(argv)
-    counts, fixed, largest, used = count_placements(args.trajectories)
+    counts, fixed, largest, kinds, used = count_placements(args.trajectories)
     table = {t: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for t, c in sorted(counts.items())}
     args.out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
                                     "trajectories": used, "counts": table, "fixed": fixed},
@@ -80,8 +90,11 @@ def main(argv: list[str] | None = None) -> int:
                                           "trajectories": used, "unit": "metres, the largest side of the pickupable type's boxes",
                                           "largest_side": {t: round(v, 3) for t, v in sorted(largest.items())}},
                                          indent=0) + "\n")
+    args.kinds_out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
+                                          "trajectories": used, "kinds": {t: sorted(k) for t, k in sorted(kinds.items())}},
+                                         indent=0) + "\n")
     print(f"{args.out}: {len(table)} object types from {used} trajectories, {len(fixed)} fixed types; "
-          f"{args.sizes_out}: sizes of {len(largest)} types")
+          f"{args.sizes_out}: sizes of {len(largest)} types; {args.kinds_out}: room kinds of {len(kinds)} types")
     return 0
 
 

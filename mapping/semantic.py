@@ -27,7 +27,9 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   instance of its type nearby, a container it opened -- and is ignored elsewhere, unless
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
   poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
-- ``size_prior`` (off, stop 56): points far from a detection's median are dropped (``mapping.size_prior``).
+- ``size_prior`` (off, stop 56): points far from a detection's median are dropped (``mapping.size_prior``);
+- ``room_kinds`` (on): once what it saw tells the kind of room, detections of types such a
+  room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from mapping.hints import HintBook, shows_inside
 from mapping.memory_updates import PIECES, apply_outcome, believe_pieces, piece_of
 from mapping.navigation import GridNavigator
 from mapping.placements import Placements
+from mapping.room_kinds import RoomKind
 from mapping.size_prior import trim
 
 PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
@@ -86,6 +89,7 @@ class SemanticMapper(Mapper):
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
         size_prior: bool = False  # drop a detection's points farther from their median than its type's size
+        room_kinds: bool = True  # ignore detections of types the room's believed kind never holds
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -107,6 +111,7 @@ class SemanticMapper(Mapper):
         self.hints = HintBook()
         self.faucets = FaucetBeliefs()
         self.placements = Placements()  # what the Follower put down itself, and where
+        self.room = RoomKind()
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
         self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # key -> (centre, extent), this frame
@@ -140,9 +145,15 @@ class SemanticMapper(Mapper):
             camera = np.array([observation.pose.x, self.context.camera.camera_height, observation.pose.z])
             self.in_view = {}
             self.sightings = {}
+            if p.room_kinds:
+                self.room.told(hints)
+                detections = [d for d in detections if self.room.allows(d.object_type)]
             opened, door = self._just_opened(outcome, detections)
             for detection in detections:
                 self._integrate_detection(points, detection, camera, observation.pose, opened if detection is door else None)
+            if p.room_kinds and self.room.judge(self.memory):
+                for key in self.room.forget_phantoms(self.memory):
+                    self.in_view.pop(key, None)
             self._navigator.in_view = self.in_view
             self._note_top_views()
             self._pieces_unseen(outcome)

@@ -125,3 +125,23 @@ def test_the_upper_or_lower_cabinet_is_one_at_that_level_and_any_when_none_is_kn
     book.add([LocationHint("Plate", "in", "Cabinet", "right", "you", "lower")], Pose(0.0, 0.0, 0.0, 0.0))
     book.resolve(memory)  # no lower cabinet known: the level does not rule the others out
     assert memory.instances[book.trails["Plate"].instance].container == high
+
+
+def test_a_hint_about_what_the_follower_cut_in_a_place_confirms_its_own_belief():
+    """The slices the Follower cut in the microwave, not seen since: "the bread slice is in the
+    microwave" is about them, and the microwave opened without them seen does not send them
+    to another microwave (TATC valid_unseen 0120)."""
+    memory = ObjectMemory()
+    here = memory.add("Microwave", (0.0, 1.8, 1.0), times_seen=3)
+    there = memory.add("Microwave", (1.0, 1.2, 1.5), times_seen=1)
+    cut = memory.add("BreadSliced", here.position, container=here.key, states={"inferred": True})
+    book = HintBook()
+    book.add([LocationHint("BreadSliced", "in", "Microwave")], Pose(0.0, 0.0, 0.0, 0.0))
+    for _ in range(LOOKS + 1):
+        book.resolve(memory, shown=lambda place: True)
+    assert memory.of_type("BreadSliced") == [cut] and cut.container == here.key and cut.position == here.position
+    cut.states.pop("inferred")  # believed from an earlier hint instead: followed on
+    book.add([LocationHint("BreadSliced", "in", "Microwave")], Pose(0.0, 0.0, 0.0, 0.0))
+    for _ in range(LOOKS + 1):
+        book.resolve(memory, shown=lambda place: True)
+    assert memory.of_type("BreadSliced") == [cut] and cut.container == there.key
