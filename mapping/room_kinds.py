@@ -4,13 +4,16 @@ AI2-THOR's floor plans are kitchens, living rooms, bedrooms and bathrooms, and m
 types occur in one kind only: stove burners in kitchens, toilets in bathrooms.
 ``mapping/data/room_kinds.json`` (made by ``python -m mapping.prior_build`` from the worlds
 of our ALFRED train split) lists, per type, the room kinds whose worlds held one.
-``RoomKind`` counts the types of one kind only that the memory holds an instance of seen in
-at least ``MIN_SIGHTINGS`` frames; once one kind has ``DECIDED`` such types and ``MARGIN``
-times as many as any other, the room is of that kind, and a detection of a type no room of
+``RoomKind`` counts the fixed types (furniture, fixtures, appliances: never pickupable in
+those worlds, ``mapping.search_prior.never_inside``) of one kind only that the memory holds an
+instance of seen in at least ``MIN_SIGHTINGS`` frames; once one kind has ``DECIDED`` such
+types and ``MARGIN`` times as many as any other, the room is of that kind, and a detection of a type no room of
 that kind held is a phantom: not mapped, and instances of such types are forgotten (TATC
 valid_unseen 0120, a kitchen: a bathtub, a bathtub basin, a sink basin and a faucet seen in
 the open fridge, a toilet below it; the Follower carried the knife it had to put down to
-them, one after another). Types the table does not know (and pieces of known wholes, as
+them, one after another). Small movable things are not counted: they are what the detector
+most often imagines (apples, knives and pots are kitchen types in the table; counting them, a
+bedroom could be taken for a kitchen and its bed dropped). Types the table does not know (and pieces of known wholes, as
 their wholes) and types the dialogue spoke of are always allowed.
 """
 
@@ -25,6 +28,7 @@ from contracts.belief import ObjectMemory
 from contracts.errors import NesyError
 from contracts.language import LocationHint
 from mapping.memory_updates import PIECES, piece_of
+from mapping.search_prior import never_inside
 
 ROOM_KINDS_PATH = Path(__file__).parent / "data" / "room_kinds.json"
 MIN_SIGHTINGS = 2  # frames an instance must have been seen in to count as evidence
@@ -64,7 +68,8 @@ class RoomKind:
         evidence: dict[str, set[str]] = {}
         for instance in memory.instances.values():
             kinds = _kinds(instance.object_type)
-            if kinds is not None and len(kinds) == 1 and instance.times_seen >= MIN_SIGHTINGS:
+            if kinds is not None and len(kinds) == 1 and instance.times_seen >= MIN_SIGHTINGS \
+                    and never_inside(instance.object_type):
                 evidence.setdefault(next(iter(kinds)), set()).add(instance.object_type)
         counts = sorted((len(types) for types in evidence.values()), reverse=True) + [0, 0]
         if counts[0] >= DECIDED and counts[0] >= MARGIN * counts[1]:

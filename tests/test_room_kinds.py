@@ -40,6 +40,16 @@ def test_a_kitchen_is_told_by_what_was_seen_often_enough_and_then_holds_no_toile
     assert toilet.key not in memory.instances and knife.container is None
 
 
+def test_small_movable_things_do_not_tell_the_room():
+    """Apples, knives and pots are found in kitchens only, but the detector imagines them
+    anywhere: a bedroom with its bed seen is not taken for a kitchen by them."""
+    memory = ObjectMemory()
+    for object_type in ("Apple", "Knife", "Pot", "Tomato", "Bed"):
+        memory.add(object_type, (0.0, 1.0, 1.0), times_seen=10)
+    room = RoomKind()
+    assert room.judge(memory) is None and room.allows("Bed")
+
+
 def test_a_room_with_as_much_of_another_kind_is_not_decided_and_spoken_types_stay():
     memory = ObjectMemory()
     for object_type in (*KITCHEN[:DECIDED], "Toilet", "Bathtub"):
