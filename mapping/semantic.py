@@ -28,8 +28,8 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
   poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
 - ``size_prior`` (off, stop 56): points far from a detection's median are dropped (``mapping.size_prior``);
-- ``room_kinds`` (on): once what it saw tells the kind of room, detections of types such a
-  room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``).
+- ``room_kinds`` (off, stop 59): once what it saw tells the kind of room, detections of types
+  such a room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class SemanticMapper(Mapper):
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
         size_prior: bool = False  # drop a detection's points farther from their median than its type's size
-        room_kinds: bool = True  # ignore detections of types the room's believed kind never holds
+        room_kinds: bool = False  # ignore detections of types the room's believed kind never holds (off: stop 59, -2 ALFRED, +1 TATC)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
