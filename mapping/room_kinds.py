@@ -5,16 +5,18 @@ types occur in one kind only: stove burners in kitchens, toilets in bathrooms.
 ``mapping/data/room_kinds.json`` (made by ``python -m mapping.prior_build`` from the worlds
 of our ALFRED train split) lists, per type, the room kinds whose worlds held one.
 ``RoomKind`` counts the fixed types (furniture, fixtures, appliances: never pickupable in
-those worlds, ``mapping.search_prior.never_inside``) of one kind only that the memory holds an
-instance of seen in at least ``MIN_SIGHTINGS`` frames; once one kind has ``DECIDED`` such
-types and ``MARGIN`` times as many as any other, the room is of that kind, and a detection of a type no room of
-that kind held is a phantom: not mapped, and instances of such types are forgotten (TATC
-valid_unseen 0120, a kitchen: a bathtub, a bathtub basin, a sink basin and a faucet seen in
-the open fridge, a toilet below it; the Follower carried the knife it had to put down to
-them, one after another). Small movable things are not counted: they are what the detector
-most often imagines (apples, knives and pots are kitchen types in the table; counting them, a
-bedroom could be taken for a kitchen and its bed dropped). Types the table does not know (and pieces of known wholes, as
-their wholes) and types the dialogue spoke of are always allowed.
+those worlds, ``mapping.search_prior.never_inside``) of one kind only that the memory holds
+an instance of seen in at least ``MIN_SIGHTINGS`` frames; once one kind has ``DECIDED`` such
+types and ``MARGIN`` times as many as any other, the room is of that kind, and a detection
+of a type no room of that kind held is a phantom: not mapped, and instances of such types
+are forgotten (TATC valid_unseen 0120, a kitchen: a bathtub, a bathtub basin, a sink basin
+and a faucet seen in the open fridge, a toilet below it; the Follower carried the knife it
+had to put down to them, one after another). Small movable things are not counted: they are
+what the detector most often imagines, and apples, knives and pots are kitchen types in the
+table (on 32 ALFRED trials the outcomes were the same as counting every type). Types the
+table does not know (and pieces of known wholes, as their wholes) and types the dialogue
+spoke of are always allowed. The semantic map's ``room_kinds`` is off by default (stop 59:
+ALFRED dev 45/70 with it against 47/70, TATC 14/24 against 13/24).
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ class SemanticMapper(Mapper):
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
         size_prior: bool = False  # drop a detection's points farther from their median than its type's size
-        room_kinds: bool = False  # ignore detections of types the room's believed kind never holds (off: stop 59, -2 ALFRED, +1 TATC)
+        room_kinds: bool = False  # ignore detections of types the room's kind never holds (mapping.room_kinds)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()

@@ -8,7 +8,8 @@ It also remembers what failed: instances that were not where believed (left out 
 after ``MISSING_LIMIT`` misses, at once when clicks found nothing to act on or no goal pose
 showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead),
 receptacles a put into failed although open (treated as full: cleared before the next
-put), and types a search did not find.
+put), types a search did not find, and where clicks found nothing to act on (a new instance
+of the type met there is that phantom again, ``SAME_PHANTOM``).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class History:
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
     clicked_in_vain: Counter = field(default_factory=Counter)  # target key -> skills whose clicks found nothing
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
-    # (type, where believed) of those instances when given up: what is detected there again is them
+    # (type, where believed, skills in vain) of those instances when given up: what is met there again is them
     in_vain_at: list[tuple[str, tuple[float, float, float], int]] = field(default_factory=list)
     met: set[str] = field(default_factory=set)  # instance keys seen by ``seen_elsewhere``
     doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
