@@ -44,7 +44,6 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[st
     counts: dict[str, Counter] = defaultdict(Counter)
     kinds: dict[str, set[str]] = defaultdict(set)
     largest: dict[str, float] = defaultdict(float)
-    seen: set[str] = set()
     movable: set[str] = set()
     used = 0
     for trajectory in load_trajectories(path):
@@ -56,15 +55,13 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[st
             continue
         used += 1
         count_world(world, counts)
-        seen.update(obj.object_type for obj in world.objects.values())
         room = load_scene(trajectory.floor_plan).room_type
         for obj in world.objects.values():
-            kinds[obj.object_type].add(room)
-        for obj in world.objects.values():
+            kinds[obj.object_type].add(room)  # every type seen, with its rooms
             if obj.pickupable:
                 movable.add(obj.object_type)
                 largest[obj.object_type] = max(largest[obj.object_type], max(obj.size))
-    return counts, sorted(seen - movable), dict(largest), dict(kinds), used
+    return counts, sorted(set(kinds) - movable), dict(largest), dict(kinds), used
 
 
 def count_world(world: World, counts: dict[str, Counter]) -> None:
