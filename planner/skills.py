@@ -67,6 +67,7 @@ class InteractSkill(Skill):
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
         self.retries = self.steps = self.moves = 0
+        self.stepped = False  # the last action was a step aside (or back) for a better view
         self.looked: set[float] = set()
         self.reach: float | None = None  # set from the target's height on the first step
         self.scanning = self.hold = False
@@ -78,6 +79,9 @@ class InteractSkill(Skill):
         self.steps += 1
         if self.steps > MAX_STEPS:
             return SkillStep.fail(f"{self.action} {self.target}: gave up after {MAX_STEPS} steps")
+        if self.stepped and not observation.last_action_success:
+            self.moves = MAX_MOVES  # the step aside collided: click from here (the map missed what blocked it)
+        self.stepped = False
         if self.pending is not None:
             outcome = self._outcome(observation, belief)
             if outcome is not None:
@@ -129,31 +133,33 @@ class InteractSkill(Skill):
         if name == "Place" and self.moves < MAX_MOVES and not knowledge.has(instance.object_type, "openable"):
             move = free_spot(instance, belief, self.camera)  # not down onto what is already there
             if move is not None:
-                self.moves += 1
-                self.reach = max(self.reach, move[1] + 0.05)
-                self.hold = True  # the navigator would undo the look: stay here for the put
-                return SkillStep.act(LowLevelAction(move[0]))
+                return self._step_aside(move, hold=True)  # the navigator would undo the look: stay here for the put
         point = self._under_vessel(name, instance, observation, belief, detections) \
             or ray_click(instance, detection.mask, belief, self.camera, affordance, tuple(self.avoid))
         if point is None and self.moves < MAX_MOVES:  # no clean click from here: step to a better view
             move = better_view(instance, belief, self.camera, affordance)
             if move is not None:
-                self.moves += 1
-                self.reach = max(self.reach, move[1] + 0.05)  # the navigator must not walk back
-                return SkillStep.act(LowLevelAction(move[0]))
+                return self._step_aside(move, hold=False)
         x, y = point or click_point(detection, detections, tuple(self.avoid), centre, affordance)
         if self.moves < MAX_MOVES and not self.queue and min(x, 1 - x) < EDGE and (move := better_view(
                 instance, belief, self.camera, affordance, clean_pixels(instance, belief, self.camera, affordance))):
-            self.moves += 1  # at the frame's side and cut by it: step to where more of it shows
-            self.reach = max(self.reach, move[1] + 0.05)
-            self.hold = True
-            return SkillStep.act(LowLevelAction(move[0]))
+            return self._step_aside(move, hold=True)  # at the frame's side and cut by it: to where more of it shows
         if self.queue:  # a recovery action on the target itself
             action = LowLevelAction(name, {"x": x, "y": y}, self.target)
         else:
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
         return SkillStep.act(action)
+
+    def _step_aside(self, move: tuple[str, float], hold: bool) -> SkillStep:
+        """One step (``better_view``, ``free_spot``: the move and the distance to the target
+        from where it leads) to a better view; with ``hold``, the skill clicks from there
+        without the navigator walking back first."""
+        self.moves += 1
+        self.stepped = True
+        self.reach = max(self.reach or REACH, move[1] + 0.05)  # the navigator must not walk back
+        self.hold = self.hold or hold
+        return SkillStep.act(LowLevelAction(move[0]))
 
     def _under_vessel(self, name: str, instance: ObjectInstance, observation: Observation, belief: Belief,
                       detections: list[Detection]) -> tuple[float, float] | None:

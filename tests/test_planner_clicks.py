@@ -352,6 +352,17 @@ def test_a_target_cut_by_the_frames_side_is_clicked_after_a_step_that_shows_more
         .action.action == "Pickup"  # in the middle: clicked at once
 
 
+def test_a_step_aside_that_collided_is_not_tried_again():
+    # the map holds the cell right free, the world does not: the skill clicks from where it stands
+    b = scene([("Apple", "Apple", (1.05, 1.0, 1.0), None, {}, (0.2, 0.2, 0.2))], horizon=20.0)
+    b.grid.occupancy[:] = 1
+    s = skill("PickupObject", "Apple", "Apple")
+    cut = [detection("Apple", (89, 50, 100, 62))]
+    assert s.step(observation(), b, cut).action.action == "Pan Right"
+    blocked = observation("Pan Right", success=False, error="Agent collided with an obstacle: the way is blocked")
+    assert s.step(blocked, b, cut).action.action == "Pickup"
+
+
 def test_an_instance_clicks_found_nothing_on_twice_stays_out_when_its_type_is_retold():
     # TATC valid_unseen 0096: a phantom burner beside the stove, four clicks in vain, revived by
     # each "Turn on the stove." the Commander repeated, 28 of the 30 failed actions
