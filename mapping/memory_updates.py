@@ -27,6 +27,8 @@ from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.planning import ActionOutcome, refused_placement
 
 ENCLOSURES = ("Drawer", "Cabinet", "Fridge", "Microwave", "Safe")  # what lies in one is inside its box
+ENCLOSURE_FLOOR = 0.05  # metres: a thing put into an enclosure rests this far above its box's bottom ...
+SHELVED_HEIGHT = 0.8  # ... unless the box is taller (a fridge: shelves), where it is believed at mid-height
 # TEACh and ALFRED names of the interactions -> one verb
 _VERBS = {
     "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put",
@@ -116,9 +118,8 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
     if held is None or receptacle is None:
         return
     held.container = receptacle.key
-    x, y, z = receptacle.position
     before = np.array(held.position)
-    held.position = (x, y + receptacle.extent[1] / 2 + held.extent[1] / 2, z)
+    held.position = put_position(receptacle, held.extent[1])
     held.states.pop("seen_from", None)  # seen elsewhere
     shift = np.array(held.position) - before
     for item in _inside(memory, held):  # what it carries lands with it, as far from it as before
@@ -130,6 +131,19 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
         _clean([held])  # under a running tap
     elif receptacle.object_type in COOKERS and receptacle.states.get("is_toggled") or _on_lit_burner(memory, receptacle):
         _cook([held], memory)  # onto a lit burner, into a running toaster, into a pan on a lit burner
+
+
+def put_position(receptacle: ObjectInstance, height: float) -> tuple[float, float, float]:
+    """Where a thing ``height`` tall lands when put into or onto ``receptacle``: on top of its
+    box, or inside an enclosure, on its floor. Believed on top of FloorPlan10's high microwave,
+    a potato slice put in it was clicked for above the microwave, on the cabinet (TATC 0193)."""
+    x, y, z = receptacle.position
+    half = receptacle.extent[1] / 2
+    if receptacle.object_type not in ENCLOSURES:
+        return (x, y + half + height / 2, z)
+    if receptacle.extent[1] > SHELVED_HEIGHT:
+        return (x, y, z)
+    return (x, min(y - half + ENCLOSURE_FLOOR + height / 2, y), z)
 
 
 def _on_lit_burner(memory: ObjectMemory, vessel: ObjectInstance) -> bool:

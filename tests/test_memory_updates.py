@@ -191,3 +191,16 @@ def test_what_is_put_into_a_pan_on_a_lit_burner_is_cooked_and_not_on_an_unlit_on
         _do(memory, "Pickup", piece.key)
         _do(memory, "Place", None, pan.key)
     assert slices[0].states.get("is_cooked") is True and "is_cooked" not in slices[1].states
+
+
+def test_a_thing_put_into_an_enclosure_is_believed_on_its_floor_and_one_put_on_a_counter_on_top():
+    """TATC valid_unseen 0193: a slice believed on top of a high microwave it was put into was
+    clicked for above the microwave."""
+    memory = _scene()
+    fridge = memory.add("Fridge", (-1.5, 0.9, 1.0), extent=(0.7, 1.8, 0.7), times_seen=1)
+    for receptacle, height in (("Microwave#1", 0.85 + 0.05 + 0.05), ("CounterTop#1", 0.95 + 0.05),
+                               (fridge.key, 0.9)):
+        _do(memory, "Pickup", "Mug#1")
+        _do(memory, "Place", None, receptacle)
+        mug = memory.instances["Mug#1"]
+        assert mug.container == receptacle and np.isclose(mug.position[1], height), receptacle
