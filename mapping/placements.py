@@ -1,6 +1,10 @@
 """What the Follower put down itself, and where: the semantic mapper's memory of its own puts.
 
-A put believes the thing at the receptacle's middle until it is seen there. Sightings of its
+A put believes the thing at the receptacle's middle until it is seen there; into an enclosure
+(a microwave, a cabinet, a fridge), where AI2-THOR puts it: at the spawn point nearest the
+agent, across the front in line with it, and, above the eye, at the very front
+(``front_spot``; a slice believed in the middle of FloorPlan10's high microwave was clicked for
+behind the real one, TATC 0193). Sightings of its
 type are then matched to it (``Placements.around``) more widely than ``match_radius``, and
 while it is seen resting on that receptacle it is believed in it (``Placements.container``),
 whatever geometry alone would say.
@@ -13,8 +17,9 @@ import numpy as np
 from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.geometry import Pose
 from mapping.boxes import boxes_meet
-from mapping.memory_updates import believed_container, rests_on
+from mapping.memory_updates import ENCLOSURES, believed_container, rests_on
 
+WALL = 0.02  # metres: a thing put into an enclosure keeps this far inside its believed box's walls
 PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
 
 
@@ -23,16 +28,20 @@ class Placements:
         # what the Follower put down itself -> (where it put it, where it stood (x, z), the step it did)
         self.placed: dict[str, tuple[str, tuple[float, float], int]] = {}
 
-    def remember(self, memory: ObjectMemory, held: str | None, pose: Pose, step: int) -> None:
-        """After the Follower's own action (``held``: what it held before): what it put down
-        is believed where it put it (``inferred`` until detected there: a pot in a sink
-        basin mostly is not)."""
+    def remember(self, memory: ObjectMemory, held: str | None, pose: Pose, step: int, eye: float) -> None:
+        """After the Follower's own action (``held``: what it held before; ``eye``: the
+        camera's height): what it put down is believed where it put it (``inferred`` until
+        detected there: a pot in a sink basin mostly is not)."""
         if memory.held is not None:
             self.placed.pop(memory.held, None)
             memory.instances[memory.held].states.pop("inferred", None)
         elif held in memory.instances and memory.instances[held].container is not None:
-            self.placed[held] = (memory.instances[held].container, (pose.x, pose.z), step)
-            memory.instances[held].states["inferred"] = True  # believed there, unseen, until detected
+            item = memory.instances[held]
+            self.placed[held] = (item.container, (pose.x, pose.z), step)
+            item.states["inferred"] = True  # believed there, unseen, until detected
+            receptacle = memory.instances.get(item.container or "")
+            if receptacle is not None and receptacle.object_type in ENCLOSURES:
+                item.position = front_spot(receptacle, item, pose, eye)
 
     def around(self, memory: ObjectMemory, object_type: str, centre: tuple[float, float, float], exclude: set[str],
                step: int, match_radius: float) -> ObjectInstance | None:
@@ -70,3 +79,24 @@ class Placements:
             return receptacle.key
         self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
         return believed_container(memory, instance)
+
+
+def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye: float) -> tuple[float, float, float]:
+    """Where AI2-THOR puts ``item`` into the enclosure ``receptacle`` (the simulator's rule,
+    ``simulator.placement.inside_spot``, on the believed box): its front is the side towards
+    the agent; across the front in line with the agent, as far as the thing fits inside the
+    walls; in depth at the middle, or at the front when its floor is above the eye (from
+    below, the shelf's edge hides all but the front)."""
+    (cx, y, cz), (sx, sy, sz) = receptacle.position, receptacle.extent
+    dx, dz = pose.x - cx, pose.z - cz
+    along_x = abs(dx) * sz >= abs(dz) * sx  # the front faces the agent along x
+    sign = 1.0 if (dx if along_x else dz) >= 0 else -1.0
+    ix, _, iz = item.extent
+    high = y - sy / 2 > eye
+    if along_x:
+        depth = max(sx / 2 - ix / 2 - WALL, 0.0) if high else 0.0
+        room = max(sz / 2 - iz / 2 - WALL, 0.0)
+        return (cx + sign * depth, item.position[1], float(np.clip(pose.z, cz - room, cz + room)))
+    depth = max(sz / 2 - iz / 2 - WALL, 0.0) if high else 0.0
+    room = max(sx / 2 - ix / 2 - WALL, 0.0)
+    return (float(np.clip(pose.x, cx - room, cx + room)), item.position[1], cz + sign * depth)

@@ -132,7 +132,8 @@ class SemanticMapper(Mapper):
             held = self.memory.held
             apply_outcome(self.memory, outcome)
             self.faucets.missed(self.memory, outcome)
-            self.placements.remember(self.memory, held, observation.pose, self.step)
+            self.placements.remember(self.memory, held, observation.pose, self.step,
+                                     self.context.camera.camera_height)
             opened = self.memory.instances.get(outcome.action.object_key or "")
             if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:
                 opened.states["opened_from"] = (observation.pose.x, observation.pose.z)  # its open side
