@@ -54,6 +54,19 @@ CARRY_HEIGHT = 0.3  # metres above a picked-up object's bottom that what rests o
 CARRY_MARGIN = 0.05  # metres beyond its believed box (a box from depth points is smaller than the plate)
 
 
+def reached_into(memory: ObjectMemory, outcome: ActionOutcome) -> ObjectInstance | None:
+    """The enclosure a successful action reached into (a put into it; a pickup or slice of
+    what lies in it), looked up before ``apply_outcome`` moves things: where the Follower
+    stood is a side it can reach in from (its ``reached_from``)."""
+    verb = _VERBS.get(outcome.action.action)
+    if not outcome.success or verb not in ("put", "pickup", "slice"):
+        return None
+    key = outcome.action.receptacle_key or outcome.action.object_key if verb == "put" else outcome.action.object_key
+    target = memory.instances.get(key or "")
+    enclosure = target if verb == "put" else memory.instances.get(target.container or "") if target else None
+    return enclosure if enclosure is not None and enclosure.object_type in ENCLOSURES else None
+
+
 def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
     """Update ``memory`` after the Follower's own action (a failed action changes nothing,
     but "... is already open" tells the state of what was clicked)."""

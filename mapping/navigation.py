@@ -14,8 +14,9 @@ vertical capsule around the agent: docs/simulator.md), facing it (its centre wit
 90-degree field of view); each costs the looks (30 degrees each) needed to bring the box's
 centre well inside the vertical field of view, and ``MARGIN_COST`` more when it is not
 ``reach_margin`` inside the reach (remembered extents are partial); for what lies in a
-container the Follower opened, ``FRONT_COST`` per step from where it stood to open it (its
-open side: from beside a fridge the door hides what is inside); else, for what the mapper
+container the Follower opened, ``FRONT_COST`` per step from where it last reached into it
+(``reached_from``), else opened it (its open side: from beside a fridge the door hides what
+is inside); else, for what the mapper
 saw (``states["seen_from"]``: where the camera stood when it saw it nearest), ``SIGHT_COST``
 per 90 degrees the pose's bearing from the instance is off that one: what was seen from one
 side may be hidden from another, so of two about equal routes the one towards where it was
@@ -248,12 +249,14 @@ class GridNavigator(Navigator):
 
 
 def opened_from(belief: Belief, instance) -> tuple[float, float] | None:
-    """Where the Follower stood when it opened the container ``instance`` lies in (None: not
-    in one it opened, or closed again)."""
+    """Where the Follower stood when it last reached into the container ``instance`` lies in
+    (put into it, took or sliced something in it: the mapper's ``reached_from``), else when
+    it opened it (None: not in one it opened, or closed again). A microwave opened from its
+    side showed the slices inside it from there as a sliver (TATC 0120)."""
     container = belief.memory.instances.get(instance.container or "")
     if container is None or not container.states.get("is_open"):
         return None
-    return container.states.get("opened_from")
+    return container.states.get("reached_from") or container.states.get("opened_from")
 
 
 def seen_from(instance) -> tuple[float, float] | None:

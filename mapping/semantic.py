@@ -53,7 +53,7 @@ from mapping.boxes import SINGLE, boxes_meet, merge_parts, nearest_box, observe_
 from mapping.exploration import FrontierPriorSearcher
 from mapping.fixtures import FaucetBeliefs
 from mapping.hints import HintBook, shows_inside
-from mapping.memory_updates import PIECES, apply_outcome, believe_pieces, piece_of
+from mapping.memory_updates import PIECES, apply_outcome, believe_pieces, piece_of, reached_into
 from mapping.navigation import GridNavigator
 from mapping.placements import Placements
 from mapping.room_kinds import RoomKind
@@ -129,8 +129,10 @@ class SemanticMapper(Mapper):
                outcome: ActionOutcome | None = None, hints: Sequence[LocationHint] = ()) -> Belief:
         self.step += 1
         if outcome is not None:
-            held = self.memory.held
+            held, reached = self.memory.held, reached_into(self.memory, outcome)
             apply_outcome(self.memory, outcome)
+            if reached is not None:  # a side it reaches in from: what lies in it is walked to there
+                reached.states["reached_from"] = (observation.pose.x, observation.pose.z)
             self.faucets.missed(self.memory, outcome)
             self.placements.remember(self.memory, held, observation.pose, self.step,
                                      self.context.camera.camera_height)

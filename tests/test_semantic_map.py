@@ -3,6 +3,8 @@ memory instances, and each of the Follower's own actions updates the memory."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from contracts.perception import Detection, mask_box
 from contracts.planning import ActionOutcome, LowLevelAction
 from mapping.hints import HINT_CONFIDENCE
 from mapping.memory_updates import believed_container
+from mapping.navigation import opened_from
 from mapping.semantic import SemanticMapper
 
 CAMERA = CameraIntrinsics(120, 120, 90.0, 1.5)
@@ -400,3 +403,17 @@ def test_a_thing_put_into_an_enclosure_is_believed_where_ai2thor_puts_it():
         x, _, z = piece.position
         assert np.isclose(x, 0.1)  # in line with the Follower, across the front
         assert np.isclose(z, 1.0 - 0.2 + 0.03 + 0.02) if kind == "Microwave" else np.isclose(z, 1.0)
+
+
+def test_what_lies_in_an_enclosure_is_walked_to_from_where_the_follower_last_reached_into_it():
+    """Not from where it last opened it: TATC 0120 opened the high microwave from its side,
+    where the slices inside it showed as a sliver."""
+    m = mapper()
+    box = m.memory.add("Microwave", (0.0, 1.0, 1.0), extent=(0.5, 0.3, 0.4), times_seen=1)
+    box.states["is_open"] = True
+    piece = m.memory.add("PotatoSliced", (0.0, 1.0, 0.0), extent=(0.06, 0.02, 0.06), times_seen=1)
+    m.memory.held = piece.key
+    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], ActionOutcome(LowLevelAction("Place", {}, piece.key, box.key), True))
+    m.update(observe(Pose(1.0, 1.0, 270.0, 0.0)), [], ActionOutcome(LowLevelAction("Open", {}, box.key), True))
+    assert box.states["opened_from"] == (1.0, 1.0)
+    assert opened_from(SimpleNamespace(memory=m.memory), piece) == (0.0, 0.0)
