@@ -13,18 +13,19 @@ from mapping.memory_updates import believed_container
 
 
 def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it():
-    """A put believes the apple at the microwave's middle; seen inside the microwave's box,
-    farther than ``match_radius`` from there, it is that apple (moved to where it is seen),
-    not a new one that the plan would heat again."""
+    """A put believes the apple where AI2-THOR puts it (across the microwave's front in line
+    with the Follower); seen inside the microwave's box, farther than ``match_radius`` from
+    there, it is that apple (moved to where it is seen), not a new one that the plan would
+    heat again."""
     m = mapper()
     here = Pose(0.0, 0.0, 0.0, 0.0)
     microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
     apple = m.memory.add("Apple", (0.0, 0.0, 0.0), extent=(0.1, 0.1, 0.1), times_seen=4)
     m.memory.held = apple.key
     m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, apple.key, microwave.key), True))
-    assert apple.container == microwave.key and apple.position[0] == pytest.approx(0.5)
-    m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(56, 60))])  # x about -0.1
-    assert m.memory.of_type("Apple") == [apple] and apple.position[0] == pytest.approx(-0.1, abs=0.1)
+    assert apple.container == microwave.key and apple.position[0] == pytest.approx(0.0)
+    m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(78, 82))])  # x about 1.0
+    assert m.memory.of_type("Apple") == [apple] and apple.position[0] == pytest.approx(1.0, abs=0.1)
     assert apple.times_seen == 5 and apple.container == microwave.key
 
 
