@@ -186,6 +186,12 @@ def test_an_instance_no_goal_pose_showed_is_left_out_at_once():
     assert history.gone("Desk#1")
     history.failed("", "Desk#2", "Desk#2 is unreachable: no path to it over the map")
     assert not history.gone("Desk#2")
+    # what the Follower has acted on is there: the detector missed it from those poses
+    history.actions.append(("toggle_on", "Microwave#1", "Microwave#1"))
+    history.failed("", "Microwave#1", "Microwave#1 is unreachable: not seen from 3 poses")
+    assert not history.gone("Microwave#1")
+    history.failed("", "Microwave#1", "Microwave#1 is unreachable: not seen from 4 poses")
+    assert history.gone("Microwave#1")  # but not for ever
 
 
 def test_a_pot_put_under_a_running_tap_holds_water_for_a_belief_that_cannot_see_liquid():
