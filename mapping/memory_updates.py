@@ -61,9 +61,12 @@ def reached_into(memory: ObjectMemory, outcome: ActionOutcome) -> ObjectInstance
     verb = _VERBS.get(outcome.action.action)
     if not outcome.success or verb not in ("put", "pickup", "slice"):
         return None
-    key = outcome.action.receptacle_key or outcome.action.object_key if verb == "put" else outcome.action.object_key
-    target = memory.instances.get(key or "")
-    enclosure = target if verb == "put" else memory.instances.get(target.container or "") if target else None
+    action = outcome.action
+    if verb == "put":
+        enclosure = memory.instances.get(action.receptacle_key or action.object_key or "")
+    else:
+        target = memory.instances.get(action.object_key or "")
+        enclosure = memory.instances.get(target.container or "") if target is not None else None
     return enclosure if enclosure is not None and enclosure.object_type in ENCLOSURES else None
 
 

@@ -229,7 +229,7 @@ class History:
             if self.misclicks[key] >= MISCLICK_LIMIT:  # it cannot be told apart (a twin on the same spot)
                 self.missing[key] = max(self.missing[key], MISSING_LIMIT)
             return
-        if "nothing to act on" in lowered or "not seen from" in lowered and not self.acted_on(key):
+        if "nothing to act on" in lowered or ("not seen from" in lowered and not self.acted_on(key)):
             # four clicks in its mask, each from nearer, hit nothing that affords the action,
             # or none of the navigator's goal poses around it showed it (a second try fails at
             # once): a phantom detection, left out at once (two skills on a phantom microwave
