@@ -87,16 +87,15 @@ def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye
     the agent; across the front in line with the agent, as far as the thing fits inside the
     walls; in depth at the middle, or at the front when its floor is above the eye (from
     below, the shelf's edge hides all but the front)."""
-    (cx, y, cz), (sx, sy, sz) = receptacle.position, receptacle.extent
-    dx, dz = pose.x - cx, pose.z - cz
-    along_x = abs(dx) * sz >= abs(dz) * sx  # the front faces the agent along x
-    sign = 1.0 if (dx if along_x else dz) >= 0 else -1.0
-    ix, _, iz = item.extent
-    high = y - sy / 2 > eye
-    if along_x:
-        depth = max(sx / 2 - ix / 2 - WALL, 0.0) if high else 0.0
-        room = max(sz / 2 - iz / 2 - WALL, 0.0)
-        return (cx + sign * depth, item.position[1], float(np.clip(pose.z, cz - room, cz + room)))
-    depth = max(sz / 2 - iz / 2 - WALL, 0.0) if high else 0.0
-    room = max(sx / 2 - ix / 2 - WALL, 0.0)
-    return (float(np.clip(pose.x, cx - room, cx + room)), item.position[1], cz + sign * depth)
+    centre, size = np.array(receptacle.position), np.array(receptacle.extent)
+    agent, item_size = np.array([pose.x, 0.0, pose.z]), np.array(item.extent)
+    offset = agent - centre
+    depth_axis = 0 if abs(offset[0]) * size[2] >= abs(offset[2]) * size[0] else 2  # the front faces the agent
+    across_axis = 2 - depth_axis
+    room = np.maximum(size / 2 - item_size / 2 - WALL, 0.0)
+    spot = np.array(item.position, dtype=float)
+    high = centre[1] - size[1] / 2 > eye
+    spot[depth_axis] = centre[depth_axis] + (np.sign(offset[depth_axis]) or 1.0) * (room[depth_axis] if high else 0.0)
+    spot[across_axis] = np.clip(agent[across_axis], centre[across_axis] - room[across_axis],
+                                centre[across_axis] + room[across_axis])
+    return (float(spot[0]), float(spot[1]), float(spot[2]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from test_semantic_map import WALL, _wall_detection, mapper, observe, room_depth
@@ -10,6 +12,7 @@ from contracts.belief import ObjectMemory
 from contracts.geometry import Pose
 from contracts.planning import ActionOutcome, LowLevelAction
 from mapping.memory_updates import believed_container
+from mapping.navigation import opened_from
 
 
 def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it():
@@ -87,3 +90,33 @@ def test_a_sighting_is_believed_in_what_holds_it_and_what_a_held_plate_carries_s
     m.memory.held, apple.container = plate.key, plate.key  # carried on the held plate
     m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(56, 60))])
     assert apple.container == plate.key
+
+
+def test_a_thing_put_into_an_enclosure_is_believed_where_ai2thor_puts_it():
+    """Across the front in line with the Follower; at the front of one above the eye (TATC
+    0193: a slice believed in the middle of a high microwave was clicked for behind it)."""
+    m = mapper()
+    here = Pose(0.1, 0.0, 0.0, 0.0)  # facing +z
+    for kind, y in (("Microwave", 1.8), ("Cabinet", 0.5)):
+        box = m.memory.add(kind, (0.0, y, 1.0), extent=(0.5, 0.3, 0.4), times_seen=1)
+        piece = m.memory.add("PotatoSliced", (0.0, 1.0, 0.0), extent=(0.06, 0.02, 0.06), times_seen=1)
+        m.memory.held = piece.key
+        m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {}, piece.key, box.key), True))
+        assert piece.container == box.key and piece.states["inferred"]
+        x, _, z = piece.position
+        assert np.isclose(x, 0.1)  # in line with the Follower, across the front
+        assert np.isclose(z, 1.0 - 0.2 + 0.03 + 0.02) if kind == "Microwave" else np.isclose(z, 1.0)
+
+
+def test_what_lies_in_an_enclosure_is_walked_to_from_where_the_follower_last_reached_into_it():
+    """Not from where it last opened it: TATC 0120 opened the high microwave from its side,
+    where the slices inside it showed as a sliver."""
+    m = mapper()
+    box = m.memory.add("Microwave", (0.0, 1.0, 1.0), extent=(0.5, 0.3, 0.4), times_seen=1)
+    box.states["is_open"] = True
+    piece = m.memory.add("PotatoSliced", (0.0, 1.0, 0.0), extent=(0.06, 0.02, 0.06), times_seen=1)
+    m.memory.held = piece.key
+    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], ActionOutcome(LowLevelAction("Place", {}, piece.key, box.key), True))
+    m.update(observe(Pose(1.0, 1.0, 270.0, 0.0)), [], ActionOutcome(LowLevelAction("Open", {}, box.key), True))
+    assert box.states["opened_from"] == (1.0, 1.0)
+    assert opened_from(SimpleNamespace(memory=m.memory), piece) == (0.0, 0.0)
