@@ -35,7 +35,7 @@ def compile_goal(goal: Goal, state: SymbolicState, history: History, subgoal_ind
         parts = _teach(goal.task, binder) if goal.task.teach_task else _alfred(goal.task, binder)
     elif subgoal_index < len(goal.subgoals):
         sub = goal.subgoals[subgoal_index]
-        parts = step_goal(sub, binder, (subgoal_index, sub))
+        parts = step_goal(sub, binder, (history.reminders.get(subgoal_index, subgoal_index), sub))
     else:
         raise GoalError("no goal: neither a task nor a subgoal to do")
     binder.goal.formula = conj(parts)

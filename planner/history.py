@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from contracts.belief import Belief, ObjectInstance, instance_type
+from contracts.language import Subgoal
 from contracts.planning import LowLevelAction
 from planner import knowledge
 
@@ -62,10 +64,24 @@ class History:
     # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
     # when it was first planned: it asks for one more than that
     put_baselines: dict[tuple[int, object], int] = field(default_factory=dict)
+    # dialogue step index -> the earlier index of the same put it repeats, said again before
+    # the Follower had done that one (a reminder: it shares that put's baseline, ``remind``)
+    reminders: dict[int, int] = field(default_factory=dict)
     # whole type -> how many wholes of it the Belief held sliced when a slice step was said
     # again while the Follower believed it done (None until the next slice step is planned):
     # slice steps of that type then hold only once more are sliced
     sliced_floor: dict[str, int | None] = field(default_factory=dict)
+
+    def remind(self, steps: Sequence[Subgoal], known: int, first_pending: int, carried_out: int | None) -> None:
+        """The dialogue steps from ``known`` on are new: a put among them that repeats one not
+        done yet (at or after ``first_pending``, not ``carried_out``) is a reminder of it from
+        a Commander who saw it not done, not a put of one more (TATC 0264: "Place the mug in
+        the coffee machine." said again before the Follower had fetched the mug asked for a
+        second mug in the one-mug coffee machine; it swapped mugs in and out for 600 steps)."""
+        for i in range(known, len(steps)):
+            same = [j for j in range(first_pending, i) if steps[j] == steps[i] and j != carried_out]
+            if steps[i].action == "PutObject" and same:
+                self.reminders[i] = self.reminders.get(same[0], same[0])
 
     def has(self, key: str, flag: str) -> bool:
         return flag in self.flags.get(key, ())

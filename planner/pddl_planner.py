@@ -109,6 +109,8 @@ class SubgoalPlanner(Planner):
     def _settle(self, goal: Goal, failure: SkillFailure | None) -> bool:
         """Account for the step handed out last; True if the remaining plan still stands."""
         if goal != self.goal:
+            if self.goal is not None:  # what the Commander said since: a put said again may be a reminder
+                self.history.remind(goal.subgoals, len(self.goal.subgoals), self.subgoal_index, self.carried_out)
             self.goal, self.steps, self.issued = goal, [], None
             self.subgoal_index = min(self.subgoal_index, len(goal.subgoals))
             return False

@@ -292,45 +292,6 @@ def test_a_step_means_the_instance_the_follower_already_worked_on():
     assert ("PickupObject", "Cooked", None) in plan and ("PickupObject", "Raw", None) not in plan
 
 
-def test_a_put_said_again_takes_one_not_there_yet():
-    """"Place a slice of potato on the plate." said again once one is there: another one."""
-    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
-                    ("Plate", "Plate", (-0.3, 1.0, 1.0), "Counter", {}),
-                    ("OnPlate", "PotatoSliced", (-0.3, 1.0, 1.0), "Plate", {}),
-                    ("Other", "PotatoSliced", (0.3, 1.0, 1.0), "Counter", {})])
-    p = planner()
-    p.history._set("OnPlate", "heated")  # the one already there was worked on, yet the step wants another
-    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Plate"),))
-    assert actions(p.plan(step, scene))[:1] == [("PickupObject", "Other", None)]
-
-
-def test_a_put_said_again_with_no_other_known_searches_for_one():
-    """"Place a slice of potato in the bowl." said again when the only slice the Follower knows
-    of lies in the bowl (the others were never told apart): it looks for another, it does not
-    stand idle believing the step done."""
-    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
-                    ("Bowl", "Bowl", (-0.3, 1.0, 1.0), "Counter", {}),
-                    ("InBowl", "PotatoSliced", (-0.3, 1.0, 1.0), "Bowl", {})])
-    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Bowl"),))
-    plan = planner().plan(step, scene)
-    assert plan.status.state == PlannerState.SEARCHING and plan.status.target == "PotatoSliced"
-
-
-def test_a_put_done_and_planned_again_after_a_new_step_holds():
-    """"Place the mug in the coffee machine.", done; then "Switch on the coffee machine." comes
-    before the put's success was reported: the put is not done again with the same mug."""
-    counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
-    machine = ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False})
-    put = Subgoal("PutObject", "Mug", "CoffeeMachine")
-    p = planner()
-    mug = ("Mug", "Mug", (0.0, 1.0, 0.8), "Counter", {})
-    first = p.plan(Goal(None, (put,)), belief([counter, machine, mug]))
-    assert ("PutObject", "Mug", "Machine") in actions(first)
-    done = belief([counter, machine, ("Mug", "Mug", (0.5, 1.1, 1.2), "Machine", {})])
-    assert actions(p.plan(Goal(None, (put, Subgoal("ToggleObjectOn", "CoffeeMachine"))), done)) == [
-        ("ToggleObjectOn", "Machine", None)]
-
-
 def test_a_put_binds_the_held_object_even_where_it_would_not_usually_go():
     """Holding a potato slice, "Put a slice of potato on the plate.": that slice goes on the
     plate (the plate is no usual place for a slice, but the step names both)."""
@@ -367,28 +328,6 @@ def test_a_mug_in_the_coffee_machine_on_the_counter_is_not_on_the_counter():
     assert state.holds("in", "Mug", "Machine") and not state.holds("in", "Machine", "Counter")
     step = Goal(None, (Subgoal("PutObject", "Mug", "CounterTop"),))
     assert actions(planner().plan(step, scene))[:2] == [("PickupObject", "Mug", None), ("PutObject", "Mug", "Counter")]
-
-
-def test_a_slice_said_again_while_believed_done_slices_another_whole():
-    """"Slice the potato." said again while the Follower believes its potato sliced (Progress
-    Check counts another potato): another whole is sliced, and a third repetition of the same
-    words is done by that one slice (the floor is taken once per doubt)."""
-    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
-                    ("Knife", "Knife", (0.2, 1.0, 1.0), "Counter", {}),
-                    ("Done", "Potato", (-0.3, 1.0, 1.0), "Counter", {"is_sliced": True}),
-                    ("Piece", "PotatoSliced", (-0.3, 1.0, 1.0), "Counter", {}),
-                    ("Whole", "Potato", (0.4, 1.0, 1.0), "Counter", {})])
-    slice_ = Subgoal("SliceObject", "Potato")
-    p = planner()
-    assert p.plan(Goal(None, (slice_,)), scene).status.state == PlannerState.IDLE  # a slice exists
-    p.told(frozenset({"Potato"}), frozenset({"Potato"}))  # said again while idle
-    again = Goal(None, (slice_, slice_))
-    assert ("SliceObject", "Whole", None) in actions(p.plan(again, scene))
-    sliced = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
-                     ("Knife", "Knife", (0.2, 1.0, 1.0), None, {}),
-                     ("Done", "Potato", (-0.3, 1.0, 1.0), "Counter", {"is_sliced": True}),
-                     ("Whole", "Potato", (0.4, 1.0, 1.0), "Counter", {"is_sliced": True})], held="Knife")
-    assert p.plan(Goal(None, (slice_, slice_, slice_)), sliced).status.state == PlannerState.IDLE
 
 
 def test_a_tool_of_every_kind_the_need_takes_is_in_the_problem_however_many_of_another_are_nearer():

@@ -1,0 +1,93 @@
+"""Steps the Commander says again: one more of a put (once the first is done), a reminder
+of a put not done yet, another whole sliced."""
+
+from __future__ import annotations
+
+from planner_scenes import belief
+from test_planner_problem import actions, planner
+
+from contracts.language import Subgoal
+from contracts.planning import Goal, PlannerState
+
+
+def test_a_put_said_again_takes_one_not_there_yet():
+    """"Place a slice of potato on the plate." said again once one is there: another one."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Plate", "Plate", (-0.3, 1.0, 1.0), "Counter", {}),
+                    ("OnPlate", "PotatoSliced", (-0.3, 1.0, 1.0), "Plate", {}),
+                    ("Other", "PotatoSliced", (0.3, 1.0, 1.0), "Counter", {})])
+    p = planner()
+    p.history._set("OnPlate", "heated")  # the one already there was worked on, yet the step wants another
+    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Plate"),))
+    assert actions(p.plan(step, scene))[:1] == [("PickupObject", "Other", None)]
+
+
+def test_a_put_said_again_with_no_other_known_searches_for_one():
+    """"Place a slice of potato in the bowl." said again when the only slice the Follower knows
+    of lies in the bowl (the others were never told apart): it looks for another, it does not
+    stand idle believing the step done."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Bowl", "Bowl", (-0.3, 1.0, 1.0), "Counter", {}),
+                    ("InBowl", "PotatoSliced", (-0.3, 1.0, 1.0), "Bowl", {})])
+    step = Goal(None, (Subgoal("PutObject", "PotatoSliced", "Bowl"),))
+    plan = planner().plan(step, scene)
+    assert plan.status.state == PlannerState.SEARCHING and plan.status.target == "PotatoSliced"
+
+
+def test_a_put_done_and_planned_again_after_a_new_step_holds():
+    """"Place the mug in the coffee machine.", done; then "Switch on the coffee machine." comes
+    before the put's success was reported: the put is not done again with the same mug."""
+    counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
+    machine = ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False})
+    put = Subgoal("PutObject", "Mug", "CoffeeMachine")
+    p = planner()
+    mug = ("Mug", "Mug", (0.0, 1.0, 0.8), "Counter", {})
+    first = p.plan(Goal(None, (put,)), belief([counter, machine, mug]))
+    assert ("PutObject", "Mug", "Machine") in actions(first)
+    done = belief([counter, machine, ("Mug", "Mug", (0.5, 1.1, 1.2), "Machine", {})])
+    assert actions(p.plan(Goal(None, (put, Subgoal("ToggleObjectOn", "CoffeeMachine"))), done)) == [
+        ("ToggleObjectOn", "Machine", None)]
+
+
+def test_a_slice_said_again_while_believed_done_slices_another_whole():
+    """"Slice the potato." said again while the Follower believes its potato sliced (Progress
+    Check counts another potato): another whole is sliced, and a third repetition of the same
+    words is done by that one slice (the floor is taken once per doubt)."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Knife", "Knife", (0.2, 1.0, 1.0), "Counter", {}),
+                    ("Done", "Potato", (-0.3, 1.0, 1.0), "Counter", {"is_sliced": True}),
+                    ("Piece", "PotatoSliced", (-0.3, 1.0, 1.0), "Counter", {}),
+                    ("Whole", "Potato", (0.4, 1.0, 1.0), "Counter", {})])
+    slice_ = Subgoal("SliceObject", "Potato")
+    p = planner()
+    assert p.plan(Goal(None, (slice_,)), scene).status.state == PlannerState.IDLE  # a slice exists
+    p.told(frozenset({"Potato"}), frozenset({"Potato"}))  # said again while idle
+    again = Goal(None, (slice_, slice_))
+    assert ("SliceObject", "Whole", None) in actions(p.plan(again, scene))
+    sliced = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                     ("Knife", "Knife", (0.2, 1.0, 1.0), None, {}),
+                     ("Done", "Potato", (-0.3, 1.0, 1.0), "Counter", {"is_sliced": True}),
+                     ("Whole", "Potato", (0.4, 1.0, 1.0), "Counter", {"is_sliced": True})], held="Knife")
+    assert p.plan(Goal(None, (slice_, slice_, slice_)), sliced).status.state == PlannerState.IDLE
+
+
+def test_a_put_said_again_before_the_follower_did_it_is_a_reminder_not_one_more():
+    """TATC 0264: "Place the mug in the coffee machine." said again while the Follower was
+    still fetching the mug asked for a second mug in the one-mug coffee machine; it swapped
+    mugs in and out for 600 steps."""
+    counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
+    machine = ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False})
+    put, on = Subgoal("PutObject", "Mug", "CoffeeMachine"), Subgoal("ToggleObjectOn", "CoffeeMachine")
+    away = belief([counter, machine, ("Mug", "Mug", (0.0, 1.0, 0.8), "Counter", {}),
+                   ("Other", "Mug", (-0.5, 1.0, 0.8), "Counter", {})])
+    inside = belief([counter, machine, ("Mug", "Mug", (0.5, 1.1, 1.2), "Machine", {}),
+                     ("Other", "Mug", (-0.5, 1.0, 0.8), "Counter", {})])
+    p = planner()
+    assert ("PutObject", "Mug", "Machine") in actions(p.plan(Goal(None, (put,)), away))
+    assert ("PutObject", "Mug", "Machine") in actions(p.plan(Goal(None, (put, put)), away))  # said again
+    assert actions(p.plan(Goal(None, (put, put, on)), inside)) == [("ToggleObjectOn", "Machine", None)]
+    later = planner()  # said again once the first was done: one more
+    for _ in range(len(later.plan(Goal(None, (put,)), away).steps)):  # each step handed out and done
+        later.skill(later.plan(Goal(None, (put,)), away).steps[0], away, None)
+    assert later.plan(Goal(None, (put,)), inside).status.state == PlannerState.IDLE
+    assert ("PutObject", "Other", "Machine") in actions(later.plan(Goal(None, (put, put)), inside))
