@@ -77,9 +77,15 @@ class History:
         done yet (at or after ``first_pending``, not ``carried_out``) is a reminder of it from
         a Commander who saw it not done, not a put of one more (TATC 0264: "Place the mug in
         the coffee machine." said again before the Follower had fetched the mug asked for a
-        second mug in the one-mug coffee machine; it swapped mugs in and out for 600 steps)."""
+        second mug in the one-mug coffee machine; it swapped mugs in and out for 600 steps).
+        Said again once that put is done, it asks for one more ("Put two slices of potato on
+        the plate." until the second is there)."""
+        def done(j: int) -> bool:  # a reminder is done with the put it repeats
+            first = self.reminders.get(j, j)
+            return first < first_pending or first == carried_out
+
         for i in range(known, len(steps)):
-            same = [j for j in range(first_pending, i) if steps[j] == steps[i] and j != carried_out]
+            same = [j for j in range(i) if steps[j] == steps[i] and not done(j)]
             if steps[i].action == "PutObject" and same:
                 self.reminders[i] = self.reminders.get(same[0], same[0])
 

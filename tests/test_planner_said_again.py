@@ -74,7 +74,7 @@ def test_a_slice_said_again_while_believed_done_slices_another_whole():
 def test_a_put_said_again_before_the_follower_did_it_is_a_reminder_not_one_more():
     """TATC 0264: "Place the mug in the coffee machine." said again while the Follower was
     still fetching the mug asked for a second mug in the one-mug coffee machine; it swapped
-    mugs in and out for 600 steps."""
+    mugs in and out for 600 steps. Said again once the put is done: one more."""
     counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
     machine = ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False})
     put, on = Subgoal("PutObject", "Mug", "CoffeeMachine"), Subgoal("ToggleObjectOn", "CoffeeMachine")
@@ -84,10 +84,11 @@ def test_a_put_said_again_before_the_follower_did_it_is_a_reminder_not_one_more(
                      ("Other", "Mug", (-0.5, 1.0, 0.8), "Counter", {})])
     p = planner()
     assert ("PutObject", "Mug", "Machine") in actions(p.plan(Goal(None, (put,)), away))
-    assert ("PutObject", "Mug", "Machine") in actions(p.plan(Goal(None, (put, put)), away))  # said again
+    reminded = Goal(None, (put, put))  # said again
+    for _ in range(len(p.plan(reminded, away).steps)):  # each step handed out and done
+        p.skill(p.plan(reminded, away).steps[0], away, None)
+    assert p.plan(reminded, inside).status.state == PlannerState.IDLE
     assert actions(p.plan(Goal(None, (put, put, on)), inside)) == [("ToggleObjectOn", "Machine", None)]
-    later = planner()  # said again once the first was done: one more
-    for _ in range(len(later.plan(Goal(None, (put,)), away).steps)):  # each step handed out and done
-        later.skill(later.plan(Goal(None, (put,)), away).steps[0], away, None)
-    assert later.plan(Goal(None, (put,)), inside).status.state == PlannerState.IDLE
-    assert ("PutObject", "Other", "Machine") in actions(later.plan(Goal(None, (put, put)), inside))
+    again = Goal(None, (put, put, on, put))  # said again after it was done
+    p.skill(p.plan(again, inside).steps[0], inside, None)  # the switch handed out and done
+    assert ("PutObject", "Other", "Machine") in actions(p.plan(again, inside))
