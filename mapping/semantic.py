@@ -61,12 +61,10 @@ from mapping.size_prior import trim
 
 PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
-# a far view blurs a column of them into one box (FloorPlan10's drawers left of the stove: one
-# 1.07 x 0.55 m box took in the top and the middle drawer, and the middle one, which held the
-# knife, was never opened: TATC 0265, 0217): a closed one's box taller than a nearer sighting by
-# more than one of them is that sighting's box
+# seen whole from near, a sighting of one is its box: a far view blurs a column of them into one
+# (FloorPlan10's drawers left of the stove: one 1.07 x 0.55 m box took in the top and the middle
+# drawer, and the middle one, which held the knife, was never opened: TATC 0265, 0217)
 NEARER_IS_BOX = ("Drawer",)
-DRAWER_HEIGHT = 0.15  # metres: AI2-THOR's drawer fronts (0.15 m in FloorPlan10 and FloorPlan308)
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
 OPENED_DEPTH = 0.35  # metres: what lies in a container the Follower opened is within this of its seen box
@@ -285,8 +283,7 @@ class SemanticMapper(Mapper):
             instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)
         elif detection.object_type in STACKED:
             instance = observe_box(self.memory, detection.object_type, centroid, extent, detection.score, self.step)
-            if detection.object_type in NEARER_IS_BOX and distance < _seen_from(instance)[2] \
-                    and not instance.states.get("is_open") and instance.extent[1] > extent[1] + DRAWER_HEIGHT:
+            if detection.object_type in NEARER_IS_BOX and distance < _seen_from(instance)[2]:
                 instance.position, instance.extent = centroid, extent
         else:  # two sightings of a type in one frame are two objects, unless their boxes meet (one seen in
             # parts); slices always are two: they lie touching in a row, and one taken leaves the others

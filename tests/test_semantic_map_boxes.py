@@ -53,7 +53,3 @@ def test_a_drawer_seen_near_is_its_own_box_not_the_column_a_far_view_blurred_it_
     m.update(observe(near, wall(1.0)), [_wall_detection("Drawer", slice(72, 88), slice(30, 90))])  # y 1.03-1.3 m
     upper = [d for d in m.memory.of_type("Drawer") if d is not lower]
     assert len(upper) == 1 and upper[0].position[1] > 1.05
-    opened = Pose(0.0, 2.5, 0.0, 0.0)  # an open drawer's box holds its door: kept (the wall 0.5 m ahead)
-    upper[0].states["is_open"], upper[0].extent = True, (0.6, 0.5, 0.6)
-    m.update(observe(opened, wall(0.5)), [_wall_detection("Drawer", slice(90, 114), slice(30, 90))])
-    assert upper[0].extent == (0.6, 0.5, 0.6)
