@@ -61,10 +61,6 @@ from mapping.size_prior import trim
 
 PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
-# seen whole from near, a sighting of one is its box: a far view blurs a column of them into one
-# (FloorPlan10's drawers left of the stove: one 1.07 x 0.55 m box took in the top and the middle
-# drawer, and the middle one, which held the knife, was never opened: TATC 0265, 0217)
-NEARER_IS_BOX = ("Drawer",)
 MAX_POINTS = 4000  # mask points kept for an instance's statistics
 TOP_MARGIN = 0.3  # metres below the camera a surface's top must be to count as seen from above
 OPENED_DEPTH = 0.35  # metres: what lies in a container the Follower opened is within this of its seen box
@@ -271,8 +267,6 @@ class SemanticMapper(Mapper):
         view = channel.ravel()
         view[flat] = np.maximum(view[flat], detection.score)
         cut = detection.mask[:, 0].any() or detection.mask[:, -1].any()  # cut by the frame's side: a part
-        # horizontal, as the simulator measures reach (a vertical capsule around the agent)
-        distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         if opened is not None:
             instance = union_box(self.memory, opened, centroid, extent, detection.score, self.step)
         elif (more_of := boxes.furniture_part(self.memory, detection.object_type, centroid, extent, self.sightings)) is not None:
@@ -283,8 +277,6 @@ class SemanticMapper(Mapper):
             instance = self.memory.fuse(part_of, detection.object_type, part_of.position, extent, detection.score, self.step)
         elif detection.object_type in STACKED:
             instance = observe_box(self.memory, detection.object_type, centroid, extent, detection.score, self.step)
-            if detection.object_type in NEARER_IS_BOX and distance < _seen_from(instance)[2]:
-                instance.position, instance.extent = centroid, extent
         else:  # two sightings of a type in one frame are two objects, unless their boxes meet (one seen in
             # parts); slices always are two: they lie touching in a row, and one taken leaves the others
             apart = {key for key, box in self.sightings.items()
@@ -301,8 +293,10 @@ class SemanticMapper(Mapper):
         held = self.memory.held
         if held is None or held not in (instance.key, instance.container):  # what the held thing carries stays on it
             instance.container = self.placements.container(self.memory, instance)
+        # horizontal, as the simulator measures reach (a vertical capsule around the agent)
+        distance = float(np.percentile(np.linalg.norm((hits - camera)[:, [0, 2]], axis=1), VIEW_PERCENTILE))
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
-        if distance < _seen_from(instance)[2]:  # the side it is seen from (approached from there)
+        if distance < instance.states.get("seen_from", (0.0, 0.0, np.inf))[2]:  # the side it is seen from (approached from there)
             instance.states["seen_from"] = (float(camera[0]), float(camera[2]), distance)
 
     def _pieces_unseen(self, outcome: ActionOutcome | None) -> None:
@@ -371,8 +365,3 @@ class SemanticMapper(Mapper):
             grid.classes = (*grid.classes, object_type)
             grid.evidence = self._layers[: n + 1]
         return grid.evidence[grid.classes.index(object_type)]
-
-
-def _seen_from(instance: ObjectInstance) -> tuple[float, float, float]:
-    """(x, z, distance) of the nearest sighting of ``instance`` so far (distance inf: none)."""
-    return instance.states.get("seen_from", (0.0, 0.0, np.inf))

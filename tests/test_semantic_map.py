@@ -285,6 +285,33 @@ def _wall_detection(object_type: str, rows: slice, cols: slice) -> Detection:
     return Detection(object_type, 1.0, mask_box(mask), mask)
 
 
+def test_a_container_seen_cut_by_the_frames_side_joins_the_one_it_overlaps():
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 90), slice(20, 80))])
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 90), slice(0, 35))])  # its left end, cut
+    assert len(m.memory.of_type("Cabinet")) == 1 and m.memory.instances["Cabinet#1"].times_seen == 2
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 90), slice(5, 15))])  # whole, beside it
+    assert len(m.memory.of_type("Cabinet")) == 2  # not cut by the frame: a cabinet of its own
+
+
+def test_an_opened_cabinet_grows_to_hold_its_open_door():
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(30, 90), slice(50, 70))])
+    (cabinet,) = m.memory.of_type("Cabinet")
+    width = cabinet.extent[0]
+    door = _wall_detection("Cabinet", slice(30, 90), slice(50, 100))  # body and the door swung out to its right
+    opened = ActionOutcome(LowLevelAction("Open", {"x": 0.5, "y": 0.5}, cabinet.key), True)
+    m.update(observe(here, room_depth()), [door], opened)
+    assert len(m.memory.of_type("Cabinet")) == 1 and cabinet.extent[0] > width + 0.5
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(30, 90), slice(80, 100))])  # the door alone
+    assert len(m.memory.of_type("Cabinet")) == 1
+    failed = ActionOutcome(LowLevelAction("Open", {"x": 0.5, "y": 0.5}, cabinet.key), False, "already open")
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(30, 90), slice(105, 118))], failed)
+    assert len(m.memory.of_type("Cabinet")) == 2  # a failed open fuses nothing
+
+
 def test_a_weak_sighting_only_confirms_a_nearby_instance_or_what_lies_in_an_opened_container():
     m = mapper()
     here = Pose(0.0, 0.0, 0.0, 0.0)
