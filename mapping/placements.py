@@ -104,7 +104,7 @@ def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye
     high = centre[1] - size[1] / 2 > eye
     towards = np.sign(offset[depth_axis]) or 1.0
     spot[depth_axis] = centre[depth_axis] + towards * (room[depth_axis] if high else 0.0)
-    if high and clicked is not None and np.all(np.isfinite(clicked)):
+    if high and clicked is not None:
         spot[depth_axis] = clicked[depth_axis] - towards * (item_size[depth_axis] / 2 + WALL)
     spot[across_axis] = np.clip(agent[across_axis], centre[across_axis] - room[across_axis],
                                 centre[across_axis] + room[across_axis])

@@ -134,9 +134,9 @@ class SemanticMapper(Mapper):
             if reached is not None:  # a side it reaches in from: what lies in it is walked to there
                 reached.states["reached_from"] = (observation.pose.x, observation.pose.z)
             self.faucets.missed(self.memory, outcome)
-            click = outcome.action.target
+            click = outcome.action.target  # where a put's click met the receptacle (``Placements.remember``)
             clicked = point_at(observation.depth, observation.pose, self.context.camera, click["x"], click["y"]) \
-                if observation.depth is not None and "x" in click else None
+                if outcome.success and held is not None and observation.depth is not None and "x" in click else None
             self.placements.remember(self.memory, held, observation.pose, self.step,
                                      self.context.camera.camera_height, clicked)
             opened = self.memory.instances.get(outcome.action.object_key or "")

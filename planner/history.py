@@ -85,9 +85,9 @@ class History:
             return first < first_pending or first == carried_out
 
         for i in range(known, len(steps)):
-            same = [j for j in range(i) if steps[j] == steps[i] and not done(j)]
-            if steps[i].action == "PutObject" and same:
-                self.reminders[i] = self.reminders.get(same[0], same[0])
+            repeated = next((j for j in range(i) if steps[j] == steps[i] and not done(j)), None)
+            if steps[i].action == "PutObject" and repeated is not None:
+                self.reminders[i] = self.reminders.get(repeated, repeated)
 
     def has(self, key: str, flag: str) -> bool:
         return flag in self.flags.get(key, ())
