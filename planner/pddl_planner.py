@@ -48,8 +48,9 @@ from planner.fast_downward import Solution, solve
 from planner.goals import compile_goal, has_task
 from planner.history import ACTION_OPS, History
 from planner.problem import Problem, build_problem
-from planner.skills import ACTIONS, GotoSkill, InteractSkill, SearchSkill
+from planner.skills import ACTIONS, InteractSkill
 from planner.symbolic import SymbolicState, shut_in, symbolic_state
+from planner.walking_skills import GotoSkill, SearchSkill
 
 REACHED_SHUT = ("GotoLocation", "OpenObject", "CloseObject")  # steps whose object may lie in a closed container
 

@@ -21,7 +21,8 @@ from contracts.planning import PlannedSubgoal, SkillState
 from planner.clicking import under_vessel
 from planner.history import MISCLICK_LIMIT, History
 from planner.raycast import better_view, ray_click
-from planner.skills import MAX_RETRIES, InteractSkill, SearchSkill
+from planner.skills import MAX_RETRIES, InteractSkill
+from planner.walking_skills import SearchSkill
 
 FULL = (0, 0, 100, 100)
 

@@ -10,7 +10,7 @@ import pytest
 from planner_scenes import CONTEXT, belief, kitchen
 
 from contracts.language import Subgoal, TaskSpec
-from contracts.planning import Goal, LowLevelAction, PlannerState, SkillFailure
+from contracts.planning import Goal, LowLevelAction, PlannerState
 from planner.history import History
 from planner.pddl_planner import PddlPlanner
 from planner.symbolic import symbolic_state
@@ -127,57 +127,6 @@ def test_a_search_stands_while_the_only_instance_of_its_type_is_one_left_out():
     assert searched(first) == ["Apple"]
     solved = len(p.records)
     assert p.plan(goal, scene).steps == first.steps and len(p.records) == solved  # not solved again
-
-
-def test_walks_are_followed_in_turn_once_each_is_reached():
-    """Walk steps with no task ("Go to the fridge.", "Walk to the sink."): each holds once
-    its walk reached the place, and the next is followed (the walk back of ALFRED-L)."""
-    scene = belief(kitchen())
-    p = planner()
-    walks = Goal(None, (Subgoal("GotoLocation", "Fridge"), Subgoal("GotoLocation", "SinkBasin")))
-    first = p.plan(walks, scene)
-    assert [(s.subgoal.action, s.object_key) for s in first.steps] == [("GotoLocation", "Fridge")]
-    p.skill(first.steps[0], scene, None)  # the walk is handed out and succeeds
-    second = p.plan(walks, scene)
-    assert [(s.subgoal.action, s.object_key) for s in second.steps] == [("GotoLocation", "Basin")]
-    p.skill(second.steps[0], scene, None)
-    assert p.plan(walks, scene).status.state == PlannerState.IDLE
-
-
-def searching_a_dresser():
-    """A planner that handed out the search for the first of two walks' landmarks (a
-    dresser no kitchen holds): (planner, scene, walks, the search step)."""
-    scene = belief(kitchen())
-    p = planner()
-    walks = Goal(None, (Subgoal("GotoLocation", "Dresser"), Subgoal("GotoLocation", "Fridge")))
-    search = p.plan(walks, scene).steps[0]
-    assert search.search and search.subgoal.object == "Dresser"
-    p.skill(search, scene, None)
-    return p, scene, walks, search
-
-
-def test_a_walk_whose_landmark_a_search_found_still_walks_there():
-    """Found is not reached: the search for a walk's landmark ends where the landmark came
-    into view, and the walk still leads to it (ALFRED-L NAV-ONLY ended after three steps at
-    the start, every walk taken for done once its landmark was seen)."""
-    p, scene, walks, _ = searching_a_dresser()
-    scene.memory.add("Dresser", (3.0, 0.4, 3.0), times_seen=1)  # the search saw one and succeeded
-    walk = p.plan(walks, scene).steps
-    assert [(s.subgoal.action, s.subgoal.object, s.search) for s in walk] == [("GotoLocation", "Dresser", False)]
-    p.skill(walk[0], scene, None)  # walked there
-    assert [s.object_key for s in p.plan(walks, scene).steps] == ["Fridge"]
-
-
-def test_a_walk_to_a_landmark_searched_for_in_vain_is_passed_over_unless_it_is_the_last():
-    p, scene, walks, search = searching_a_dresser()
-    p.history.not_found.add("Dresser")  # no dresser anywhere: the walk after it says where to go
-    failed = SkillFailure(search, "no Dresser found: searched everywhere it could be", 1)
-    assert [(s.subgoal.action, s.object_key) for s in p.plan(walks, scene, failed).steps] == [("GotoLocation", "Fridge")]
-    last = planner()
-    last.history.not_found.add("Dresser")
-    assert last.plan(Goal(None, walks.subgoals[::-1]), scene).steps[0].object_key == "Fridge"
-    stuck = last.plan(Goal(None, walks.subgoals[:1]), scene)
-    assert stuck.status.state == PlannerState.FAILING and stuck.status.target == "Dresser"
 
 
 def test_an_instance_no_goal_pose_showed_is_left_out_at_once():
@@ -338,38 +287,6 @@ def test_a_plan_whose_next_step_needs_a_thing_now_believed_in_a_closed_cabinet_i
     thing.position, thing.container = (-0.5, 1.9, 1.0), "Shut"
     again = p.plan(goal, scene).steps[0]
     assert (again.subgoal.action, again.object_key) == ("OpenObject", "Shut")
-
-
-def test_the_walk_back_after_a_task_that_held_at_a_place_is_not_undone_by_planning_the_task_again():
-    # ALFRED-L REV-1 of a look-at task: it holds at the lamp; "Walk back to the desk." leaves the
-    # lamp, and the Follower must not walk back to it to make the task hold again
-    scene = belief([("Desk#1", "Desk", (3.0, 0.8, 1.0), None, {}),
-                    ("Clock", "AlarmClock", (0.0, 1.0, 1.0), None, {}),
-                    ("Lamp", "DeskLamp", (0.2, 1.0, 1.0), None, {"is_toggled": True})], held="Clock")
-    p = planner()
-    task = TaskSpec(task_type="look_at_obj_in_light", object_target="AlarmClock", toggle_target="DeskLamp")
-    goal = Goal(task, (Subgoal("PickupObject", "AlarmClock"), Subgoal("ToggleObjectOn", "DeskLamp"),
-                       Subgoal("GotoLocation", "Desk")))
-    p.history.at = "Lamp"  # the task holds here
-    walk = p.plan(goal, scene)
-    assert [(s.subgoal.action, s.object_key) for s in walk.steps] == [("GotoLocation", "Desk#1")]
-    p.skill(walk.steps[0], scene, None)  # the walk to the desk is handed out and succeeds
-    p.history.at = None  # (a skill sets it on success only for walks; the plan below settles it)
-    assert p.plan(goal, scene).status.state == PlannerState.IDLE  # at the desk: done, not back to the lamp
-
-
-def test_a_task_that_cannot_be_planned_now_is_planned_again_after_the_walks():
-    # (only a task that held is left behind for good: one that cannot be planned yet, its
-    # dresser searched for in vain so far, is tried again once the walks are done)
-    scene = belief([("Desk#1", "Desk", (3.0, 0.8, 1.0), None, {}), ("Clock", "AlarmClock", (0.0, 1.0, 1.0), None, {})],
-                   held="Clock")
-    p = planner()
-    p.history.not_found.add("Dresser")
-    task = TaskSpec(task_type="pick_and_place_simple", object_target="AlarmClock", parent_target="Dresser")
-    goal = Goal(task, (Subgoal("PutObject", "AlarmClock", "Dresser"), Subgoal("GotoLocation", "Desk")))
-    walk = p.plan(goal, scene)
-    assert [(s.subgoal.action, s.object_key) for s in walk.steps] == [("GotoLocation", "Desk#1")]
-    assert not p.history.ending
 
 
 def test_a_thing_seen_in_one_frame_only_is_chosen_after_one_seen_more_often():

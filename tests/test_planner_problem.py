@@ -12,9 +12,10 @@ from planner.goals import compile_goal
 from planner.history import History
 from planner.pddl_planner import PddlPlanner
 from planner.problem import build_problem
-from planner.skills import InteractSkill, SearchSkill
+from planner.skills import InteractSkill
 from planner.symbolic import symbolic_state
 from planner.templates import TemplatePlanner
+from planner.walking_skills import SearchSkill
 
 COFFEE = Goal(TaskSpec(teach_task="Coffee", teach_params={}))
 
