@@ -112,15 +112,6 @@ class CameraIntrinsics:
         return np.stack([right, up, np.ones_like(right)], axis=-1)
 
 
-def point_at(depth: np.ndarray, pose: Pose, camera: CameraIntrinsics, x: float, y: float) -> np.ndarray | None:
-    """The odometry-frame point (x, y, z) a depth frame shows at the relative pixel (x, y) in
-    [0, 1] (a click's); None without depth there."""
-    row, col = min(int(y * depth.shape[0]), depth.shape[0] - 1), min(int(x * depth.shape[1]), depth.shape[1] - 1)
-    if row < 0 or col < 0 or not depth[row, col] > 0:
-        return None
-    return _to_odometry(camera.pixel_rays()[row, col] * depth[row, col], pose, camera)
-
-
 def relative_pose(start: tuple[float, float, float, float], now: tuple[float, float, float, float]) -> Pose:
     """The odometry pose of ``now`` relative to ``start`` (both (x, z, rotation, horizon) in
     any fixed world frame with AI2-THOR's conventions)."""
@@ -166,12 +157,9 @@ def project(point: tuple[float, float, float], pose: Pose, camera: CameraIntrins
 def depth_to_points(depth: np.ndarray, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
     """Back-project a depth frame (H x W metres along the view axis, 0 = nothing) into
     odometry-frame points (H x W x 3; y up from the floor). Pixels without depth get NaN."""
-    points = _to_odometry(camera.pixel_rays() * depth[..., None], pose, camera)
+    rays = camera.pixel_rays() * depth[..., None]
+    right, up, forward = camera_axes(pose.heading, pose.horizon)
+    points = rays @ np.stack([right, up, forward])  # camera (r, u, f) -> odometry axes
+    points += np.array([pose.x, camera.camera_height, pose.z])
     points[depth <= 0] = np.nan
     return points
-
-
-def _to_odometry(rays: np.ndarray, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
-    """Camera-frame vectors (right, up, forward; ... x 3) seen from ``pose`` -> odometry points."""
-    right, up, forward = camera_axes(pose.heading, pose.horizon)
-    return rays @ np.stack([right, up, forward]) + np.array([pose.x, camera.camera_height, pose.z])

@@ -28,12 +28,10 @@ class Placements:
         # what the Follower put down itself -> (where it put it, where it stood (x, z), the step it did)
         self.placed: dict[str, tuple[str, tuple[float, float], int]] = {}
 
-    def remember(self, memory: ObjectMemory, held: str | None, pose: Pose, step: int, eye: float,
-                 clicked: np.ndarray | None = None) -> None:
+    def remember(self, memory: ObjectMemory, held: str | None, pose: Pose, step: int, eye: float) -> None:
         """After the Follower's own action (``held``: what it held before; ``eye``: the
-        camera's height; ``clicked``: the point its click met, in the frame after it): what it
-        put down is believed where it put it (``inferred`` until detected there: a pot in a
-        sink basin mostly is not)."""
+        camera's height): what it put down is believed where it put it (``inferred`` until
+        detected there: a pot in a sink basin mostly is not)."""
         if memory.held is not None:
             self.placed.pop(memory.held, None)
             memory.instances[memory.held].states.pop("inferred", None)
@@ -43,7 +41,7 @@ class Placements:
             item.states["inferred"] = True  # believed there, unseen, until detected
             receptacle = memory.instances.get(item.container or "")
             if receptacle is not None and receptacle.object_type in ENCLOSURES:
-                item.position = front_spot(receptacle, item, pose, eye, clicked)
+                item.position = front_spot(receptacle, item, pose, eye)
 
     def around(self, memory: ObjectMemory, object_type: str, centre: tuple[float, float, float], exclude: set[str],
                step: int, match_radius: float) -> ObjectInstance | None:
@@ -83,17 +81,12 @@ class Placements:
         return believed_container(memory, instance)
 
 
-def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye: float,
-               clicked: np.ndarray | None = None) -> tuple[float, float, float]:
+def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye: float) -> tuple[float, float, float]:
     """Where AI2-THOR puts ``item`` into the enclosure ``receptacle`` (the simulator's rule,
     ``simulator.placement.inside_spot``, on the believed box): its front is the side towards
     the agent; across the front in line with the agent, as far as the thing fits inside the
     walls; in depth at the middle, or at the front when its floor is above the eye (from
-    below, the shelf's edge hides all but the front). That front is where the put's click
-    met the enclosure (``clicked``: from below, its front edge) when known: the box memory
-    holds for an opened enclosure takes in its door, which swings out towards the Follower
-    (FloorPlan10's microwave was believed 1.2 m deep, and a slice put in it 0.6 m in front
-    of where it lay, TATC 0193; the click's point was 9 cm from it)."""
+    below, the shelf's edge hides all but the front)."""
     centre, size = np.array(receptacle.position), np.array(receptacle.extent)
     agent, item_size = np.array([pose.x, 0.0, pose.z]), np.array(item.extent)
     offset = agent - centre
@@ -102,10 +95,7 @@ def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye
     room = np.maximum(size / 2 - item_size / 2 - WALL, 0.0)
     spot = np.array(item.position, dtype=float)
     high = centre[1] - size[1] / 2 > eye
-    towards = np.sign(offset[depth_axis]) or 1.0
-    spot[depth_axis] = centre[depth_axis] + towards * (room[depth_axis] if high else 0.0)
-    if high and clicked is not None:
-        spot[depth_axis] = clicked[depth_axis] - towards * (item_size[depth_axis] / 2 + WALL)
+    spot[depth_axis] = centre[depth_axis] + (np.sign(offset[depth_axis]) or 1.0) * (room[depth_axis] if high else 0.0)
     spot[across_axis] = np.clip(agent[across_axis], centre[across_axis] - room[across_axis],
                                 centre[across_axis] + room[across_axis])
     return (float(spot[0]), float(spot[1]), float(spot[2]))

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from contracts.belief import Belief, Cell, GridMap, ObjectInstance, ObjectMemory
-from contracts.geometry import Pose, depth_to_points, point_at
+from contracts.geometry import Pose, depth_to_points
 from contracts.language import LocationHint
 from contracts.mapping import Mapper
 from contracts.navigation import Navigator
@@ -134,11 +134,8 @@ class SemanticMapper(Mapper):
             if reached is not None:  # a side it reaches in from: what lies in it is walked to there
                 reached.states["reached_from"] = (observation.pose.x, observation.pose.z)
             self.faucets.missed(self.memory, outcome)
-            click = outcome.action.target  # where a put's click met the receptacle (``Placements.remember``)
-            clicked = point_at(observation.depth, observation.pose, self.context.camera, click["x"], click["y"]) \
-                if outcome.success and held is not None and observation.depth is not None and "x" in click else None
             self.placements.remember(self.memory, held, observation.pose, self.step,
-                                     self.context.camera.camera_height, clicked)
+                                     self.context.camera.camera_height)
             opened = self.memory.instances.get(outcome.action.object_key or "")
             if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:
                 opened.states["opened_from"] = (observation.pose.x, observation.pose.z)  # its open side

@@ -14,7 +14,6 @@ from contracts.geometry import (
     CameraIntrinsics,
     Pose,
     depth_to_points,
-    point_at,
     relative_pose,
     world_to_odometry,
 )
@@ -116,16 +115,6 @@ def test_object_memory_fuses_sightings_and_keeps_instances_apart():
     assert first.times_seen == 2 and first.last_seen == 2 and math.isclose(first.position[0], 1.05)
     assert math.isclose(first.confidence, 1 - 0.4 * 0.4) and first.extent[0] == 0.12
     assert [i.key for i in memory.of_type("Mug")] == [other.key, first.key]  # most confident first
-
-
-def test_the_point_a_click_meets_is_the_depth_frames_point_at_its_pixel():
-    depth = np.random.default_rng(0).uniform(0.5, 4.0, (CAMERA.height, CAMERA.width)).astype(np.float32)
-    depth[10, 20] = 0.0
-    pose = Pose(1.0, -2.0, 90.0, 30.0)
-    points = depth_to_points(depth, pose, CAMERA)
-    assert np.allclose(point_at(depth, pose, CAMERA, 0.7, 0.4), points[120, 210])
-    assert np.allclose(point_at(depth, pose, CAMERA, 1.0, 1.0), points[299, 299])  # the frame's edge
-    assert point_at(depth, pose, CAMERA, 20.5 / 300, 10.5 / 300) is None  # no depth there
 
 
 def test_a_detection_with_depth_becomes_a_memory_instance_where_it_is():

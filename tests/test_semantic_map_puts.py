@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from test_semantic_map import CAMERA, WALL, _wall_detection, mapper, observe, room_depth
+from test_semantic_map import WALL, _wall_detection, mapper, observe, room_depth
 
 from contracts.belief import ObjectMemory
 from contracts.geometry import Pose
@@ -106,19 +106,6 @@ def test_a_thing_put_into_an_enclosure_is_believed_where_ai2thor_puts_it():
         x, _, z = piece.position
         assert np.isclose(x, 0.1)  # in line with the Follower, across the front
         assert np.isclose(z, 1.0 - 0.2 + 0.03 + 0.02) if kind == "Microwave" else np.isclose(z, 1.0)
-
-
-def test_a_thing_put_into_an_enclosure_above_the_eye_lies_just_behind_where_the_click_met_it():
-    """The believed box of an opened enclosure takes in its door (TATC 0193: FloorPlan10's
-    microwave 1.2 m deep); the put's click met the front edge 9 cm from the slice."""
-    m = mapper()
-    box = m.memory.add("Microwave", (0.0, 1.8, 1.0), extent=(0.5, 0.3, 1.2), times_seen=1)
-    piece = m.memory.add("PotatoSliced", (0.0, 1.0, 0.0), extent=(0.06, 0.02, 0.06), times_seen=1)
-    m.memory.held = piece.key
-    depth = np.full((CAMERA.height, CAMERA.width), 1.3, dtype=np.float32)  # a surface 1.3 m ahead
-    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), depth), [],
-             ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.3}, piece.key, box.key), True))
-    assert np.isclose(piece.position[2], 1.3 + 0.03 + 0.02, atol=1e-3)  # not the box's front, 0.4 m ahead
 
 
 def test_what_lies_in_an_enclosure_is_walked_to_from_where_the_follower_last_reached_into_it():
