@@ -7,7 +7,8 @@ kitchen faucet stands at the back of a sink basin, so for each basin seen with n
 seen near it the memory believes one ``FAUCET_BACK`` metres behind the basin's centre and
 ``FAUCET_RISE`` above it. "Behind" is away from the basin's front: of the map's four axis
 directions (counters run along walls), the one with the most free floor 0.4-0.8 m out from
-the basin's centre (the fit measures it from the nearest reachable position the same way);
+the basin's centre less the free floor out the opposite way (the fit measures it from the
+nearest reachable position);
 with no free floor mapped around it yet, away from where the Follower stands. Basins seen at
 least ``MIN_SIGHTINGS`` times count (a phantom detection is seen once or twice); a ``Sink``
 only when no ``SinkBasin`` is believed (Mask R-CNN finds both, one sink). The offsets are
@@ -102,12 +103,16 @@ class FaucetBeliefs:
 
 def _back(grid: GridMap, pose: Pose, basin: tuple[float, float, float]) -> tuple[float, float]:
     """The unit axis direction (x, z) from the basin's front to its back: away from the axis
-    direction with the most free floor out from it, else from the Follower."""
+    direction with the most free floor out from it less the free floor out from it the
+    other way, else from the Follower. The difference matters for a basin at the end of an
+    island or beside a corridor: the map's floor runs along its edge too (FloorPlan10's
+    basin: free cells 0.4-0.8 m out both east, its front, and south, along the island's
+    edge; but the island lies west of it, not north)."""
     free = {}
     for direction in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)):
         cells = [grid.cell_of(basin[0] + direction[0] * r, basin[2] + direction[1] * r) for r in FRONT_RANGE]
         free[direction] = sum(grid.inside(*c) and grid.occupancy[c] == Cell.FREE for c in cells)
-    front = max(free, key=lambda d: free[d])
+    front = max(free, key=lambda d: (free[d] - free[(-d[0], -d[1])], free[d]))
     if free[front] > 0:
         return (-front[0], -front[1])
     dx, dz = basin[0] - pose.x, basin[2] - pose.z

@@ -69,6 +69,16 @@ def test_the_basins_front_is_where_the_mapped_floor_is_not_where_the_follower_st
     assert not once.of_type("Faucet")
 
 
+def test_the_front_is_the_free_side_whose_opposite_is_not_free_floor_along_an_edge_is_not_the_front():
+    memory = kitchen()  # basin at x 0, z 1
+    grid = unknown_map()
+    grid.occupancy[:37, :] = Cell.FREE  # the room south of it (z <= 0.6): its front
+    grid.occupancy[:, 34:] = Cell.FREE  # and floor along its east edge (x >= 0.4) ...
+    grid.occupancy[:, 24:27] = Cell.FREE  # ... and a little west of it (x -0.6 to -0.4): the counter runs north-south
+    FaucetBeliefs().update(memory, {}, Pose(1.0, 0.0, 0.0, 30.0), grid, CAMERA)
+    assert memory.of_type("Faucet")[0].position == pytest.approx((0.0, 0.9 + FAUCET_RISE, 1.0 + FAUCET_BACK))
+
+
 def test_a_hinted_faucet_moves_behind_the_basin_and_a_seen_one_stops_the_inference():
     memory = kitchen()
     hinted = memory.add("Faucet", (3.0, 0.5, 3.0), confidence=0.3)  # "near the garbage can"
