@@ -13,7 +13,7 @@ from contracts.geometry import Pose, camera_axes, depth_to_points
 from contracts.language import Subgoal
 from contracts.perception import Detection
 from contracts.planning import ActionOutcome, LowLevelAction, PlannedSubgoal
-from mapping.fixtures import FAUCET_BACK, FAUCET_RISE, SIDE_STEPS, FaucetBeliefs
+from mapping.fixtures import FAUCET_BACK, FAUCET_RISE, PHANTOM_MISSES, SIDE_STEPS, FaucetBeliefs
 from mapping.fixtures_fit import DATA, faucet_offsets
 from planner.clicking import believed_detection
 from planner.history import History
@@ -77,6 +77,23 @@ def test_the_front_is_the_free_side_whose_opposite_is_not_free_floor_along_an_ed
     grid.occupancy[:, 24:27] = Cell.FREE  # ... and a little west of it (x -0.6 to -0.4): the counter runs north-south
     FaucetBeliefs().update(memory, {}, Pose(1.0, 0.0, 0.0, 30.0), grid, CAMERA)
     assert memory.of_type("Faucet")[0].position == pytest.approx((0.0, 0.9 + FAUCET_RISE, 1.0 + FAUCET_BACK))
+
+
+def test_a_detected_faucet_that_clicks_found_nothing_to_switch_on_no_longer_stands_for_the_basins():
+    memory = kitchen()
+    phantom = memory.add("Faucet", (0.1, 1.0, 0.9), times_seen=2)  # the detector's, beside the basin
+    beliefs, here = FaucetBeliefs(), Pose(0.0, 0.0, 0.0, 30.0)
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    assert memory.of_type("Faucet") == [phantom]
+    click = LowLevelAction("ToggleOn", {"x": 0.5, "y": 0.3}, phantom.key)
+    missed = ActionOutcome(click, False, "No object that can be acted on (toggleable) at (0.50, 0.30)")
+    for _ in range(PHANTOM_MISSES):
+        assert len(memory.of_type("Faucet")) == 1
+        beliefs.missed(memory, missed)
+        beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    inferred = [f for f in memory.of_type("Faucet") if f.states.get("inferred")]
+    assert len(inferred) == 1 and inferred[0].position == pytest.approx((0.0, 0.9 + FAUCET_RISE, 1.0 + FAUCET_BACK))
+    assert phantom.key in memory.instances and "fixed_to" not in phantom.states
 
 
 def test_a_hinted_faucet_moves_behind_the_basin_and_a_seen_one_stops_the_inference():
