@@ -123,13 +123,14 @@ class ObjectMemory:
 
     def observe(self, object_type: str, position: tuple[float, float, float], extent: tuple[float, float, float],
                 score: float, step: int, match_radius: float = 0.4,
-                exclude: Collection[str] = ()) -> ObjectInstance:
+                exclude: Collection[str] = (), vertical_radius: float = np.inf) -> ObjectInstance:
         """Fuse one sighting: the nearest instance of the same type within ``match_radius``
-        metres (horizontally), other than those keyed in ``exclude``, absorbs it (position
-        averaged by sightings, confidence raised towards 1); otherwise a new instance is made.
-        Returns the updated instance."""
+        metres (horizontally) and ``vertical_radius`` metres up or down, other than those
+        keyed in ``exclude``, absorbs it (position averaged by sightings, confidence raised
+        towards 1); otherwise a new instance is made. Returns the updated instance."""
         near = [(np.hypot(i.position[0] - position[0], i.position[2] - position[2]), i)
-                for i in self.of_type(object_type) if i.key not in exclude]
+                for i in self.of_type(object_type)
+                if i.key not in exclude and abs(i.position[1] - position[1]) <= vertical_radius]
         near = [(d, i) for d, i in near if d <= match_radius]
         instance = min(near, key=lambda pair: pair[0])[1] if near else None
         return self.fuse(instance, object_type, position, extent, score, step)

@@ -11,8 +11,9 @@ and the floor is searched by frontier exploration anyway. The table is
 the types never pickupable in any of those worlds (furniture, fixtures, appliances): never
 inside a container, so the searcher opens none to look for one.
 
-The size prior is, per pickupable object type, the largest side of any of its objects' boxes
-in those worlds (``mapping.size_prior``: a detection whose points span far more than that is not one).
+The size prior is, per object type, the largest side of any of its objects' boxes in those
+worlds, pickupable types and the others apart (``mapping.size_prior``: a detection whose
+points span far more than that is not one; a box grown past it is capped).
 
 The room kinds table ``mapping/data/room_kinds.json`` is, per object type, the kinds of room
 (kitchen, living room, bedroom, bathroom) whose worlds held one (``mapping.room_kinds``: in a
@@ -43,7 +44,8 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[st
     type, the room kinds per type and the worlds used."""
     counts: dict[str, Counter] = defaultdict(Counter)
     kinds: dict[str, set[str]] = defaultdict(set)
-    largest: dict[str, float] = defaultdict(float)
+    largest: dict[str, float] = defaultdict(float)  # of its pickupable objects; of all, for a fixed type
+    largest_any: dict[str, float] = defaultdict(float)
     movable: set[str] = set()
     used = 0
     for trajectory in load_trajectories(path):
@@ -58,10 +60,12 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[st
         room = load_scene(trajectory.floor_plan).room_type
         for obj in world.objects.values():
             kinds[obj.object_type].add(room)  # every type seen, with its rooms
+            largest_any[obj.object_type] = max(largest_any[obj.object_type], max(obj.size))
             if obj.pickupable:
                 movable.add(obj.object_type)
                 largest[obj.object_type] = max(largest[obj.object_type], max(obj.size))
-    return counts, sorted(set(kinds) - movable), dict(largest), dict(kinds), used
+    fixed = sorted(set(kinds) - movable)
+    return counts, fixed, {**largest, **{t: largest_any[t] for t in fixed}}, dict(kinds), used
 
 
 def count_world(world: World, counts: dict[str, Counter]) -> None:
@@ -79,19 +83,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds-out", type=Path, default=ROOM_KINDS_PATH)
     args = parser.parse_args(argv)
     counts, fixed, largest, kinds, used = count_placements(args.trajectories)
+    sides = {t: round(v, 3) for t, v in sorted(largest.items())}
     table = {t: dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))) for t, c in sorted(counts.items())}
     args.out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
                                     "trajectories": used, "counts": table, "fixed": fixed},
                                    indent=0, sort_keys=False) + "\n")
     args.sizes_out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
-                                          "trajectories": used, "unit": "metres, the largest side of the pickupable type's boxes",
-                                          "largest_side": {t: round(v, 3) for t, v in sorted(largest.items())}},
+                                          "trajectories": used, "unit": "metres, the largest side of the type's boxes",
+                                          "largest_side": {t: v for t, v in sides.items() if t not in fixed},
+                                          "largest_side_fixed": {t: v for t, v in sides.items() if t in fixed}},
                                          indent=0) + "\n")
     args.kinds_out.write_text(json.dumps({"source": "ALFRED train trajectories, our train split (dev floor plans held out)",
                                           "trajectories": used, "kinds": {t: sorted(k) for t, k in sorted(kinds.items())}},
                                          indent=0) + "\n")
     print(f"{args.out}: {len(table)} object types from {used} trajectories, {len(fixed)} fixed types; "
-          f"{args.sizes_out}: sizes of {len(largest)} types; {args.kinds_out}: room kinds of {len(kinds)} types")
+          f"{args.sizes_out}: sizes of {len(largest)} types ({len(fixed)} fixed); {args.kinds_out}: room kinds of {len(kinds)} types")
     return 0
 
 

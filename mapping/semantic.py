@@ -11,8 +11,9 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   explored, and the cells under the Follower are free (it stands there);
 - each detection's mask pixels with depth give its class evidence (the detection's score)
   and its 3-D centroid and extent, which ``ObjectMemory.observe`` fuses into instances
-  (out to ``max_detection_depth``: farther than the map's ``max_depth``, since a far object
-  is worth walking to);
+  (within ``match_radius`` across and ``vertical_match`` up or down; out to
+  ``max_detection_depth``: farther than the map's ``max_depth``, since a far object is
+  worth walking to);
 - the Follower's own actions and the hints update the memory (``mapping.memory_updates``),
   and a faucet is believed behind each sink basin seen with none seen (``mapping.fixtures``);
   after the Follower opened a container, the sighting under its click in the next frame is
@@ -28,6 +29,10 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
   poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
 - ``size_prior`` (off, stop 56): points far from a detection's median are dropped (``mapping.size_prior``);
+- ``size_cap`` (on, stop 64): a remembered box (not furniture's, seen in parts by design) is
+  no larger than its type's largest side plus 0.1 m along each axis (``size_prior.capped``):
+  one sighting whose mask bled onto the wall behind made a toaster 2.7 m deep, and all
+  around it was believed in it;
 - ``room_kinds`` (off, stop 59): once what it saw tells the kind of room, detections of types
   such a room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``).
 """
@@ -57,7 +62,7 @@ from mapping.memory_updates import PIECES, apply_outcome, believe_pieces, piece_
 from mapping.navigation import GridNavigator
 from mapping.placements import Placements
 from mapping.room_kinds import RoomKind
-from mapping.size_prior import trim
+from mapping.size_prior import capped, trim
 
 PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
 STACKED = ("Drawer", "Cabinet", "Shelf", "StoveBurner", "StoveKnob")  # in rows and columns, closer than match_radius: fused by box (3-D)
@@ -82,6 +87,10 @@ class SemanticMapper(Mapper):
         agent_radius: float = 0.15  # cells within this of the Follower are free
         clearance: float = 0.15  # the navigator keeps this far from obstacles
         match_radius: float = 0.4  # sightings of a class closer than this are one instance
+        # ... and no farther apart up or down than this: the bowl a hint believed in the
+        # cabinet above a counter took the "bowl" seen on the counter 1 m below for itself
+        # (TATC valid_unseen 0145: a potato slice carried to the sink as the bowl, twice)
+        vertical_match: float = 0.5
         search_prior: str = "learned"  # learned (ALFRED train placements) | uniform
         reach_margin: float = 0.15  # the navigator stops this far inside the reach if it can (seen extents are partial)
         frontier_value: float = 0.02  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
@@ -89,6 +98,7 @@ class SemanticMapper(Mapper):
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
         size_prior: bool = False  # drop a detection's points farther from their median than its type's size
+        size_cap: bool = True  # no box (but furniture's) larger than its type's largest side + 0.1 m
         room_kinds: bool = False  # ignore detections of types the room's kind never holds (mapping.room_kinds)
 
     def __init__(self, params: Params | None = None) -> None:
@@ -161,6 +171,7 @@ class SemanticMapper(Mapper):
             self._note_top_views()
             self._pieces_unseen(outcome)
             for gone, kept in merge_parts(self.memory):  # seen as one: what saw the part saw the whole
+                self._cap(self.memory.instances[kept])
                 if gone in self.in_view:
                     self.in_view[kept] = min(self.in_view.pop(gone), self.in_view.get(kept, np.inf))
                 self.hints.renamed(gone, kept)
@@ -284,9 +295,10 @@ class SemanticMapper(Mapper):
                 instance.position = centroid
             else:
                 instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
-                                               p.match_radius, exclude=apart)
+                                               p.match_radius, exclude=apart, vertical_radius=p.vertical_match)
             self.sightings[instance.key] = (centroid, extent)
         instance.states.pop("inferred", None)  # seen
+        self._cap(instance)
         held = self.memory.held
         if held is None or held not in (instance.key, instance.container):  # what the held thing carries stays on it
             instance.container = self.placements.container(self.memory, instance)
@@ -295,6 +307,12 @@ class SemanticMapper(Mapper):
         self.in_view[instance.key] = min(distance, self.in_view.get(instance.key, np.inf))
         if distance < instance.states.get("seen_from", (0.0, 0.0, np.inf))[2]:  # the side it is seen from (approached from there)
             instance.states["seen_from"] = (float(camera[0]), float(camera[2]), distance)
+
+    def _cap(self, instance: ObjectInstance) -> None:
+        """With ``size_cap``, no side of its box longer than its type's objects' can be (an
+        open container's box holds its door: twice that)."""
+        if self.params.size_cap and instance.object_type not in boxes.FURNITURE:
+            instance.extent = capped(instance.object_type, instance.extent, bool(instance.states.get("is_open")))
 
     def _pieces_unseen(self, outcome: ActionOutcome | None) -> None:
         """After a slice, when this frame shows none of its pieces: believe them

@@ -117,6 +117,15 @@ def test_object_memory_fuses_sightings_and_keeps_instances_apart():
     assert [i.key for i in memory.of_type("Mug")] == [other.key, first.key]  # most confident first
 
 
+def test_object_memory_keeps_a_sighting_a_storey_below_apart_when_told():
+    memory = ObjectMemory()
+    hinted = memory.add("Bowl", (-0.36, 2.03, -3.36), confidence=0.3)  # believed in the cabinet above the counter
+    below = memory.observe("Bowl", (-0.6, 1.04, -3.24), (0.05, 0.06, 0.05), 0.8, step=1, vertical_radius=0.5)
+    assert below is not hinted and hinted.position[1] == 2.03
+    assert memory.observe("Bowl", (-0.5, 0.95, -3.2), (0.05, 0.06, 0.05), 0.8, step=2, vertical_radius=0.5) is below
+    assert memory.observe("Bowl", (-0.3, 1.0, -3.3), (0.05, 0.06, 0.05), 0.8, step=3) in (hinted, below)  # no limit
+
+
 def test_a_detection_with_depth_becomes_a_memory_instance_where_it_is():
     depth = np.full((CAMERA.height, CAMERA.width), 2.0, dtype=np.float32)  # a wall 2 m ahead
     mask = np.zeros_like(depth, dtype=bool)

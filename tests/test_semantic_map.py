@@ -288,10 +288,10 @@ def _wall_detection(object_type: str, rows: slice, cols: slice) -> Detection:
 def test_a_container_seen_cut_by_the_frames_side_joins_the_one_it_overlaps():
     m = mapper()
     here = Pose(0.0, 0.0, 0.0, 0.0)
-    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 90), slice(20, 80))])
-    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 90), slice(0, 35))])  # its left end, cut
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 80), slice(20, 38))])  # 0.9 m wide
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 80), slice(0, 25))])  # its left end, cut
     assert len(m.memory.of_type("Cabinet")) == 1 and m.memory.instances["Cabinet#1"].times_seen == 2
-    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 90), slice(5, 15))])  # whole, beside it
+    m.update(observe(here, room_depth()), [_wall_detection("Cabinet", slice(70, 80), slice(5, 15))])  # whole, beside it
     assert len(m.memory.of_type("Cabinet")) == 2  # not cut by the frame: a cabinet of its own
 
 

@@ -18,6 +18,17 @@ def test_the_table_knows_the_small_things_the_planner_picks_up():
     sides = size_prior.largest_sides()
     assert 0.2 < sides["Knife"] < 0.5 and 0.05 < sides["Egg"] < 0.2 and sides["Pan"] > sides["Knife"]
     assert "CounterTop" not in sides and "Fridge" not in sides  # fixed furniture is seen in parts and merged
+    fixed = size_prior.fixed_sides()
+    assert 0.2 < fixed["Toaster"] < 0.5 and fixed["Fridge"] > 1.5 and "Knife" not in fixed
+
+
+def test_a_box_is_capped_at_its_types_largest_side():
+    toaster = size_prior.capped("Toaster", (1.81, 0.2, 2.69))
+    assert toaster[1] == 0.2 and toaster[0] == toaster[2] == pytest.approx(size_prior.fixed_sides()["Toaster"] + 0.1)
+    assert size_prior.capped("Knife", (0.9, 0.1, 0.05))[0] < 0.6
+    assert size_prior.capped("NoSuchType", (5.0, 5.0, 5.0)) == (5.0, 5.0, 5.0)
+    cabinet = size_prior.fixed_sides()["Cabinet"]  # open, its box holds the door swung out beside it
+    assert size_prior.capped("Cabinet", (3.0, 0.5, 0.5), opened=True)[0] == pytest.approx(2 * cabinet + 0.1)
 
 
 def test_a_knife_seen_with_the_floor_below_the_counter_keeps_only_its_own_points():
@@ -42,7 +53,7 @@ def test_a_missing_table_says_how_to_rebuild_it(tmp_path, monkeypatch):
 def test_the_mapper_boxes_a_knife_without_what_its_mask_bled_onto(on):
     from contracts.observation import ModuleContext
 
-    m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, size_prior=on))
+    m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, size_prior=on, size_cap=False))
     m.reset(ModuleContext(CAMERA, True))
     here = Pose(0.0, 0.0, 0.0, 0.0)
     wide = _wall_detection("Knife", slice(40, 44), slice(30, 90))  # 60 pixels of wall 3 m away: about 3 m wide
@@ -50,3 +61,16 @@ def test_the_mapper_boxes_a_knife_without_what_its_mask_bled_onto(on):
     (knife,) = m.memory.of_type("Knife")
     assert (knife.extent[0] < 1.0) == on  # with the prior, only the points within reach of the middle (0.43 m)
     assert knife.position[0] == pytest.approx(0.0, abs=0.1)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_the_mapper_caps_a_toaster_seen_with_the_wall_behind_it_but_not_a_counter(on):
+    from contracts.observation import ModuleContext
+
+    m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, size_cap=on))
+    m.reset(ModuleContext(CAMERA, True))
+    wide = [_wall_detection(kind, rows, slice(30, 90))  # 60 pixels of wall 3 m away: about 3 m wide
+            for kind, rows in (("Toaster", slice(40, 44)), ("CounterTop", slice(50, 54)))]
+    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), room_depth()), wide)
+    (toaster,), (counter,) = m.memory.of_type("Toaster"), m.memory.of_type("CounterTop")
+    assert (toaster.extent[0] < 0.5) == on and counter.extent[0] > 2.0
