@@ -9,8 +9,8 @@ prior by ``python -m mapping.prior_build``): ``largest_side`` for the pickupable
 ``capped`` clips a remembered box to its type's largest side plus ``MARGIN`` along each
 axis (the mapper's ``size_cap``): a box grown past that holds what its sightings bled onto,
 not the object (TATC valid_unseen 0049: one toaster sighting whose mask bled onto the wall
-behind made the toaster 1.8 x 0.7 x 2.7 m, and the cabinet above it, the counter and the
-fridge's contents were believed in it). A detection's mask often bleeds
+behind made the toaster 1.8 x 0.7 x 2.7 m, and the wall cabinet above it was believed to
+stand on it). A detection's mask often bleeds
 past the object's outline onto what lies behind it: a knife at a counter's edge seen with
 the floor below it spanned 0.73 m (TATC valid_unseen 0192), and its box, from the mask's
 points, reached down to the floor. ``trim`` keeps the points within the type's largest
