@@ -29,10 +29,10 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   ``weak_views`` > 0: then weak sightings of its type in one place from that many different
   poses make an instance (off by default: with 2 it lost ALFRED episodes to phantoms);
 - ``size_prior`` (off, stop 56): points far from a detection's median are dropped (``mapping.size_prior``);
-- ``size_cap`` (on, stop 64): a remembered box (not furniture's, seen in parts by design) is
+- ``size_cap`` (off, stop 64): a remembered box (not furniture's, seen in parts by design) is
   no larger than its type's largest side plus 0.1 m along each axis (``size_prior.capped``):
-  one sighting whose mask bled onto the wall behind made a toaster 2.7 m deep, and all
-  around it was believed in it;
+  one sighting whose mask bled onto the wall behind made a toaster 2.7 m deep; on, 46 of 70
+  ALFRED trials against 48, and TATC 0192's knife lost again (docs/mapping.md);
 - ``room_kinds`` (off, stop 59): once what it saw tells the kind of room, detections of types
   such a room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``).
 """
@@ -90,7 +90,7 @@ class SemanticMapper(Mapper):
         # ... and no farther apart up or down than this: the bowl a hint believed in the
         # cabinet above a counter took the "bowl" seen on the counter 1 m below for itself
         # (TATC valid_unseen 0145: a potato slice carried to the sink as the bowl, twice)
-        vertical_match: float = 0.5
+        vertical_match: float = 0.5  # (0: no limit)
         search_prior: str = "learned"  # learned (ALFRED train placements) | uniform
         reach_margin: float = 0.15  # the navigator stops this far inside the reach if it can (seen extents are partial)
         frontier_value: float = 0.02  # the searcher's worth of a frontier (a receptacle is worth its prior probability)
@@ -98,7 +98,7 @@ class SemanticMapper(Mapper):
         weak_score: float = 0.5  # a detection scoring less (perception's focus) only confirms: see _weak_confirms
         weak_views: int = 0  # ... or makes an instance once seen weakly from this many poses (0: never; 2 cost ALFRED successes)
         size_prior: bool = False  # drop a detection's points farther from their median than its type's size
-        size_cap: bool = True  # no box (but furniture's) larger than its type's largest side + 0.1 m
+        size_cap: bool = False  # no box (but furniture's) larger than its type's largest side + 0.1 m
         room_kinds: bool = False  # ignore detections of types the room's kind never holds (mapping.room_kinds)
 
     def __init__(self, params: Params | None = None) -> None:
@@ -295,7 +295,8 @@ class SemanticMapper(Mapper):
                 instance.position = centroid
             else:
                 instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,
-                                               p.match_radius, exclude=apart, vertical_radius=p.vertical_match)
+                                               p.match_radius, exclude=apart,
+                                               vertical_radius=p.vertical_match or np.inf)
             self.sightings[instance.key] = (centroid, extent)
         instance.states.pop("inferred", None)  # seen
         self._cap(instance)

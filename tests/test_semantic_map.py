@@ -384,3 +384,14 @@ def test_touching_slices_seen_in_one_frame_are_as_many_instances():
     m.update(observe(here, room_depth()), slices)
     assert len(m.memory.of_type("PotatoSliced")) == 3
     assert all(i.times_seen == 2 for i in m.memory.of_type("PotatoSliced"))
+
+
+@pytest.mark.parametrize("vertical_match, instances", [(0.5, 2), (0.0, 1)])
+def test_a_bowl_seen_a_metre_below_another_is_another_bowl(vertical_match, instances):
+    m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, vertical_match=vertical_match))
+    m.reset(ModuleContext(CAMERA, True))
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    m.update(observe(here, room_depth()), [_wall_detection("Bowl", slice(38, 42), slice(58, 62))])
+    m.update(observe(here, room_depth()), [_wall_detection("Bowl", slice(58, 62), slice(58, 62))])  # 1 m lower
+    bowls = m.memory.of_type("Bowl")
+    assert len(bowls) == instances and all(abs(b.position[0]) < 0.1 for b in bowls)  # one above the other
