@@ -44,8 +44,8 @@ def count_placements(path: Path) -> tuple[dict[str, Counter], list[str], dict[st
     type, the room kinds per type and the worlds used."""
     counts: dict[str, Counter] = defaultdict(Counter)
     kinds: dict[str, set[str]] = defaultdict(set)
-    largest: dict[str, float] = defaultdict(float)  # of its pickupable objects; of all, for a fixed type
-    largest_any: dict[str, float] = defaultdict(float)
+    largest: dict[str, float] = defaultdict(float)  # largest side of the type's pickupable objects
+    largest_any: dict[str, float] = defaultdict(float)  # ... of all its objects (what a fixed type returns)
     movable: set[str] = set()
     used = 0
     for trajectory in load_trajectories(path):
