@@ -16,7 +16,9 @@ from contracts.perception import Perception
 
 def benchmark(module: Perception, frames: list[np.ndarray], warmup: int = 3) -> dict[str, Any]:
     """Median and mean ms of ``detect`` per frame (after ``warmup`` untimed frames), and
-    the detections per frame (the mask head's cost grows with them)."""
+    the detections per frame (the mask head's cost grows with them). The timed pass starts
+    from the first frame, not the last one warmed up on: ``maskrcnn`` reuses the output for a
+    frame seen again."""
     def observation(rgb: np.ndarray) -> Observation:
         return Observation(FOLLOWER, Pose(0.0, 0.0, 0.0, 0.0), False, None, True, "", [], rgb, None)
 

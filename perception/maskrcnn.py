@@ -9,7 +9,8 @@ for (``attend``) the bar is ``focus_threshold``, unless another class's box scor
 in the same place (the mapper lets such a weak detection only confirm what it expects).
 Thin utensils the network takes for one another (``LOOKALIKES``) are one utensil where two
 of their boxes coincide, of the higher-scoring type, whatever the scores.
-Symbolic runs (no frames) see nothing.
+A frame seen again (after a question, a refused Stop or a failed action) is not run through
+the network again: the last frame's output is kept. Symbolic runs (no frames) see nothing.
 Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
 with ``torch.load(..., weights_only=True)``; a missing or damaged file is one line naming
 it and the commands that make it. With the shipped weights the class of every region is
@@ -97,12 +98,24 @@ class MaskRCNNPerception(Perception):
         self.model = for_inference(model)
         self.classes = tuple(classes)
         self.regions = self.region_config = None
+        self._last: tuple[np.ndarray, float, dict[str, np.ndarray]] | None = None
+
+    def _predicted(self, rgb: np.ndarray, floor: float) -> dict[str, np.ndarray]:
+        """``predict``'s output, computed again only when the frame or the floor changed: a
+        question, a refused Stop or a failed action leaves the view as it was."""
+        last = self._last
+        if last is not None and last[1] == floor and np.array_equal(last[0], rgb):
+            return last[2]
+        out = self.predict(rgb, floor=floor)
+        self._last = (rgb.copy(), floor, out)
+        return out
 
     def reset(self, context: ModuleContext) -> None:
         import torch
 
         super().reset(context)
         torch.set_num_threads(self.params.threads)
+        self._last = None
 
     def predict(self, rgb: np.ndarray, floor: float = MODEL_FLOOR) -> dict[str, np.ndarray]:
         """The network's raw output for one H x W x 3 uint8 frame (boxes, labels, scores,
@@ -148,7 +161,7 @@ class MaskRCNNPerception(Perception):
             return []
         focus = self.focus
         floor = min(self.params.score_threshold, self.params.focus_threshold) if focus else self.params.score_threshold
-        out = self.predict(observation.rgb, floor=floor)
+        out = self._predicted(observation.rgb, floor)
         h, w = observation.rgb.shape[:2]
         outranked = _outranked(out) if focus else np.zeros(len(out["scores"]), dtype=bool)
         # two lookalike utensils' boxes in one place (IoU >= 0.5) are one, of the higher-scoring type
