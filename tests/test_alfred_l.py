@@ -125,3 +125,23 @@ def test_an_alfred_l_suite_runs_and_is_judged_by_position(tmp_path):
     assert summary["suite"] == "alfred-rev-n" and summary["episodes"] == 2
     rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
     assert all(r["episode_id"].endswith(":rev-n") and r["goal_conditions_total"] >= 2 for r in rows)
+
+
+def test_the_summary_counts_episodes_that_ended_near_the_expert_and_failures_on_that_alone():
+    from agent.evaluation.summary import overview, summarize
+    from agent.metrics import episode_metrics
+
+    def row(success: bool, satisfied: int, total: int, distance: float | None) -> dict:
+        metrics = episode_metrics(success, satisfied, total, 10, 20).to_dict()
+        if distance is not None:
+            metrics["final_distance"] = distance
+        return {"task_type": "pick_heat_then_place_in_recep", "metrics": metrics, "success": success,
+                "goal_conditions_satisfied": satisfied, "goal_conditions_total": total, "steps": 20,
+                "failed_actions": 0, "utterances": 0, "questions": 0, "end_reason": "follower_stop"}
+
+    rows = [row(True, 4, 4, 0.5), row(False, 3, 4, POSITION_REACH + 0.025),  # the task held, the end too far
+            row(False, 2, 4, 3.0), row(False, 3, 4, 0.25)]  # the task failed, far / near
+    summary = summarize(rows, "default", "alfred-rev-n", "dev")
+    assert summary["end_position"] == {"episodes": 4, "ended_within": 2, "failed_only_on_position": 1}
+    assert "failed only on where they ended: 1" in overview(summary)
+    assert summarize([row(True, 4, 4, None)], "default", "alfred", "dev")["end_position"] is None

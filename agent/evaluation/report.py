@@ -44,7 +44,7 @@ def load_run(folder: str | Path) -> Run:
     summary_path = folder / SUMMARY_FILE
     if summary_path.is_file():
         summary = read_json_object(summary_path, rewrite)
-        newer = ("complete", "episodes_selected", "plan_length_ratio")  # keys an older nesy did not write
+        newer = ("complete", "episodes_selected", "plan_length_ratio", "end_position")  # keys an older nesy did not write
         missing = [k for k in SUMMARY_KEYS if k not in summary and k not in newer]
         if missing:
             raise ReportError(f"{summary_path} is not a run summary (no {', '.join(missing[:3])}); {rewrite}")

@@ -5,6 +5,9 @@ GC over all goal conditions, PLW rates weighted by the expert's path length); me
 per episode; ``plan_length_ratio`` is the agent's steps over the recorded expert's actions,
 summed over the episodes that have an expert (ALFRED's: how much shorter our plans are than
 AI2-THOR's experts', a measure of the world's difficulty; None without experts); ``failure_causes`` counts the ``end_reason`` of the failed episodes;
+``end_position`` (ALFRED-L, whose episodes must end near where the expert stood; None for other
+suites) counts the episodes that ended within ``POSITION_REACH`` and the failures that only
+ended too far (every other goal condition held: the walk back, not the task);
 ``wall_seconds`` is the run's wall time summed over its sessions (a resumed run counts
 every session up to its last finished episode). ``complete`` says whether the summary
 covers every selected episode (``episodes == episodes_selected``); ``episodes_selected`` is
@@ -18,12 +21,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from agent.metrics import aggregate, aggregate_by
+from simulator.episodes.model import POSITION_REACH
 
 SUMMARY_KEYS = (
     "config", "oracles", "suite", "split", "episodes", "complete", "episodes_selected",
     "success_rate", "goal_condition_success",
     "plw_success_rate", "plw_goal_condition_success", "mean_steps", "plan_length_ratio", "mean_failed_actions",
-    "mean_utterances", "mean_questions", "per_task", "failure_causes", "wall_seconds",
+    "mean_utterances", "mean_questions", "per_task", "failure_causes", "end_position", "wall_seconds",
     "episodes_per_hour",
 )
 
@@ -48,6 +52,18 @@ def plan_length_ratio(rows: Sequence[dict[str, Any]]) -> float | None:
     if not with_expert:
         return None
     return round(sum(r["steps"] for r in with_expert) / sum(r["expert_actions"] for r in with_expert), 4)
+
+
+def end_position(rows: Sequence[dict[str, Any]]) -> dict[str, int] | None:
+    """ALFRED-L: of the episodes with a ``final_distance``, how many ended within reach of the
+    expert's end, and how many failed on that alone (None: no such episode)."""
+    placed = [r for r in rows if r["metrics"].get("final_distance") is not None]
+    if not placed:
+        return None
+    far = [r for r in placed if r["metrics"]["final_distance"] > POSITION_REACH]
+    return {"episodes": len(placed), "ended_within": len(placed) - len(far),
+            "failed_only_on_position": sum(not r["success"] and r["goal_conditions_satisfied"]
+                                           == r["goal_conditions_total"] - 1 for r in far)}
 
 
 def summarize(
@@ -84,6 +100,7 @@ def summarize(
         "mean_questions": _mean(rows, "questions"),
         "per_task": per_task,
         "failure_causes": dict(sorted(causes.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "end_position": end_position(rows),
         "wall_seconds": round(wall, 2),
         "episodes_per_hour": round(len(rows) / wall * 3600, 1) if wall > 0 else 0.0,
     }
@@ -105,6 +122,9 @@ def per_task_table(summary: dict[str, Any]) -> str:
 def overview(summary: dict[str, Any]) -> str:
     """A few lines: PLW rates, means, failure causes, speed, oracles."""
     causes = ", ".join(f"{k}: {v}" for k, v in summary["failure_causes"].items()) or "none"
+    ended = summary.get("end_position")
+    where = [f"ended within {POSITION_REACH} m of the expert's end: {ended['ended_within']} of {ended['episodes']}; "
+             f"failed only on where they ended: {ended['failed_only_on_position']}"] if ended else []
     return "\n".join([
         f"PLW success {100 * summary['plw_success_rate']:.1f}%, PLW goal conditions "
         f"{100 * summary['plw_goal_condition_success']:.1f}%",
@@ -113,6 +133,7 @@ def overview(summary: dict[str, Any]) -> str:
         + f", {summary['mean_failed_actions']:.2f} failed "
         f"actions, {summary['mean_utterances']:.1f} utterances, {summary['mean_questions']:.1f} questions",
         f"failure causes: {causes}",
+        *where,
         f"wall time {summary['wall_seconds']:.1f} s, {summary['episodes_per_hour']:.0f} episodes/hour",
         f"oracles in use: {', '.join(summary['oracles']) or 'none'}",
     ])
