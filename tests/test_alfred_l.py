@@ -145,3 +145,36 @@ def test_the_summary_counts_episodes_that_ended_near_the_expert_and_failures_on_
     assert summary["end_position"] == {"episodes": 4, "ended_within": 2, "failed_only_on_position": 1}
     assert "failed only on where they ended: 1" in overview(summary)
     assert summarize([row(True, 4, 4, None)], "default", "alfred", "dev")["end_position"] is None
+
+
+def test_a_look_at_episode_is_kept_only_if_a_lamp_can_be_in_sight_where_it_ends():
+    from agent.evaluation.alfred_l import end_can_hold, solvable
+    from simulator.scenes import cell_center
+    from simulator.start_state import build_world
+
+    start = StartState("FloorPlan301", (), (0.0, 0.0, 0, 30.0))
+    world = build_world(start)
+    lamp = world.objects["DeskLamp|-01.31|+01.23|-00.99"].position
+    cells = sorted((cell_center(c) for c in world.scene.navigable),
+                   key=lambda xz: (xz[0] - lamp[0]) ** 2 + (xz[1] - lamp[2]) ** 2)
+    look = Episode("trial_look:0:rev-1", "alfred", "dev", "look_at_obj_in_light", start, 10,
+                   pddl_params={"toggle_target": "DeskLamp"}, variant="rev-1", final_position=cells[0])
+    far = replace(look, episode_id="trial_far:0:rev-1", final_position=cells[-1])  # across the room from the lamp
+    assert end_can_hold(look) and not end_can_hold(far)
+    placed = replace(far, episode_id="trial_put:0:rev-1", task_type="pick_and_place_simple")
+    assert end_can_hold(placed)  # no other task depends on where it ends
+    assert end_can_hold(replace(far, variant="nav-only"))  # no task to hold
+    assert [e.episode_id for e in solvable([look, far, placed])] == ["trial_look:0:rev-1", "trial_put:0:rev-1"]
+
+
+@pytest.mark.skipif(not ALFRED_DATA.is_file(), reason=f"ALFRED data not found at {ALFRED_DATA}")
+def test_a_walk_back_names_the_place_a_carried_thing_lay_in_not_the_thing(tmp_path):
+    """ALFRED names a walk after the object when it lies on no landmark of its own ("alarmclock")
+    and after a movable receptacle ("plate"); once carried away, neither is a place to go back to."""
+    trials = ("trial_T20190908_212905_950861", "trial_T20190907_052446_780366")  # look at a clock; a plate into the microwave
+    small = tmp_path / "alfred.jsonl.gz"
+    with gzip.open(ALFRED_DATA, "rt") as source, gzip.open(small, "wt") as target:
+        target.writelines(line for line in source if any(t in line[:200] for t in trials))
+    last = {e.episode_id.split(":")[0]: e.step_texts[-1] for e in alfred_l_episodes(load_trajectories(small), "alfred-rev-1")}
+    assert last[trials[0]].endswith("back to the side table.")  # not "back to the alarm clock" it holds
+    assert last[trials[1]].endswith("back to the counter.")  # not "back to the plate" now in the microwave

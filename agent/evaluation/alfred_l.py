@@ -15,8 +15,13 @@ high-level PDDL step, the last ``NoOp`` aside):
 Where the expert stood after each step comes from its recorded low-level actions replayed
 as AI2-THOR moves them (0.25 m ahead, 90-degree turns; recorded moves all succeeded). The
 added sentences use the words ALFRED's annotators used most ("walk back", "go back", "move back"),
-with the landmark's everyday name. Trajectories with too few navigation steps for a
-variant are left out of it. The variants are ``nesy eval`` suites
+with the landmark's everyday name; where ALFRED's landmark is a thing the task carries away
+("Go back to the plate." once it is in the microwave), the name of what it lay in then
+(``place_name``). Trajectories with too few navigation steps for a
+variant are left out of it, and so are REV episodes whose task cannot hold where they end
+(``end_can_hold``: a look-at task is judged by a lit lamp in sight, and a walk back away
+from every lamp ends it for the expert too; ALFRED-L's authors likewise deleted trajectories
+they found unclear). The variants are ``nesy eval`` suites
 (``alfred-nav-only``, ``alfred-rev-1``, ``alfred-rev-n``) over the same data and splits as
 ``alfred``; the Follower is always briefed with the step instructions.
 """
@@ -27,11 +32,17 @@ import math
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import lru_cache
 
 from dialogue import lexicon
+from simulator.actions import HORIZON_RANGE
+from simulator.alfred.goals import matching
 from simulator.alfred.trajectories import Trajectory
 from simulator.episodes.alfred import alfred_episodes
-from simulator.episodes.model import Episode
+from simulator.episodes.model import POSITION_REACH, Episode
+from simulator.geometry import CAMERA_HEIGHT, Camera
+from simulator.scenes import cell_center, supported_scenes
+from simulator.start_state import build_world
 
 VARIANTS = {"alfred-nav-only": "nav-only", "alfred-rev-1": "rev-1", "alfred-rev-n": "rev-n"}
 MOVE = 0.25  # metres per MoveAhead
@@ -69,6 +80,37 @@ def landmark_name(step: dict) -> str | None:
     return lexicon.surface(kind) if kind else None
 
 
+@lru_cache(maxsize=1)
+def _supported() -> frozenset[str]:
+    return frozenset(supported_scenes())
+
+
+def place_name(steps: list[dict], index: int, moved: set[str], episode: Episode,
+               stood: tuple[float, float]) -> str | None:
+    """The everyday name of the place walk ``index`` went to: its landmark, unless that is a
+    thing the task carries away (ALFRED names a walk after the object itself when it lies on
+    no landmark of its own, "alarmclock", and after a movable receptacle, "plate"): "Go back
+    to the plate." once the plate is in the microwave names no place. Then the receptacle the
+    thing lay in at the start (the walk came before it was moved; the instance the step after
+    the walk acted on, else the one nearest where the expert ``stood``), None if it lay in none."""
+    arg = str((steps[index].get("args") or [""])[0]).lower()
+    if arg not in moved:
+        return landmark_name(steps[index])
+    if episode.floor_plan not in _supported():  # (such episodes cannot be run at all)
+        return None
+    world = build_world(episode.start)
+    acted = next((s.get("objectId") for s in steps[index + 1:] if str((s.get("args") or [""])[0]).lower() == arg), None)
+    thing = world.objects.get(acted or "")
+    if thing is None:
+        things = [o for o in world.objects.values() if o.object_type.lower() == arg]
+        if not things:
+            return None
+        thing = min(things, key=lambda o: math.hypot(o.position[0] - stood[0], o.position[2] - stood[1]))
+    parent = world.objects.get(thing.parent or "")
+    kind = _TYPES.get(parent.object_type.lower()) if parent is not None else None  # a type with an everyday name
+    return lexicon.surface(kind) if kind and kind.lower() not in moved else None
+
+
 def variant_episode(trajectory: Trajectory, episode: Episode, variant: str) -> Episode | None:
     """One ALFRED episode (``trajectory``'s annotation) as an ALFRED-L variant, or None when
     the trajectory has too few navigation steps for it (or its steps and words disagree)."""
@@ -88,7 +130,8 @@ def variant_episode(trajectory: Trajectory, episode: Episode, variant: str) -> E
     if len(navs) < back + 1:
         return None
     targets = list(reversed(navs[-1 - back:-1]))  # the landmarks to return to, newest first
-    names = [landmark_name(steps[i]) for i in targets]
+    moved = {str(trajectory.pddl_params.get(k, "")).lower() for k in ("object_target", "mrecep_target")} - {""}
+    names = [place_name(steps, i, moved, episode, where[i]) for i in targets]
     if None in names:
         return None
     rng = random.Random(episode.episode_id)
@@ -107,3 +150,45 @@ def alfred_l_episodes(trajectories: Iterable[Trajectory], suite: str) -> Iterato
             changed = variant_episode(trajectory, episode, variant)
             if changed is not None:
                 yield changed
+
+
+def end_can_hold(episode: Episode) -> bool:
+    """Can the episode's task conditions hold at some pose within ``POSITION_REACH`` of where
+    it must end? Only a look-at task's depend on the pose: ALFRED (and
+    ``simulator.alfred.goals``) wants a lit lamp of the task's type *in sight* at the end, so
+    "Walk back to the desk." after "Turn on the lamp." succeeds only if some pose near the
+    desk sees a lamp (46 of the 105 dev REV-1 look-at trials: none does). Every other task
+    can, and NAV-ONLY episodes have no task (their last walk ends at the lamp, besides)."""
+    if episode.variant not in ("rev-1", "rev-n") or episode.task_type != "look_at_obj_in_light":
+        return True
+    world = build_world(episode.start)
+    lamps = {o.object_id for o in matching(world, episode.pddl_params.get("toggle_target", ""), "toggleable")}
+    end_x, end_z = episode.final_position
+    sight = POSITION_REACH + world.interaction_distance + 0.5  # no lamp this near: none in sight
+    if not any(math.hypot(world.objects[i].position[0] - end_x, world.objects[i].position[2] - end_z) <= sight
+               for i in lamps):
+        return False
+    low, high = (int(h) for h in HORIZON_RANGE)
+    for cell in world.scene.navigable:
+        x, z = cell_center(cell)
+        if math.hypot(x - end_x, z - end_z) > POSITION_REACH:
+            continue
+        for rotation in (0, 90, 180, 270):
+            for horizon in range(low, high + 1, 15):
+                if lamps & set(world.visible_from(Camera(x, CAMERA_HEIGHT, z, rotation, horizon, world.field_of_view))):
+                    return True
+    return False
+
+
+def solvable(episodes: Iterable[Episode]) -> list[Episode]:
+    """``episodes`` without those whose task cannot hold where they end (``end_can_hold``;
+    decided once per trial and end: a trial's annotations share both)."""
+    decided: dict[tuple, bool] = {}
+    kept = []
+    for episode in episodes:
+        key = (episode.episode_id.split(":")[0], episode.variant, episode.final_position)
+        if key not in decided:
+            decided[key] = end_can_hold(episode)
+        if decided[key]:
+            kept.append(episode)
+    return kept

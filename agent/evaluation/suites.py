@@ -5,7 +5,7 @@
 (``evaluation.alfred_data`` or ``--data``), those of the split in supported floor plans
 (the 13 without recorded receptacles are left out); ``alfred-nav-only``, ``alfred-rev-1``,
 ``alfred-rev-n``: the same episodes changed into ALFRED-L's variants
-(``agent.evaluation.alfred_l``). Episodes are ordered
+(``agent.evaluation.alfred_l``; not those whose task cannot hold where they end). Episodes are ordered
 round-robin over task types (sorted by name; within a type in file order), so the first N
 of a run cover the task types evenly; ``--task-types`` keeps only the named types.
 """
@@ -45,7 +45,7 @@ def load_suite(suite: str, split: str, data: str | Path | None = None) -> list[E
             raise SuiteError(f"{path}: no episodes of split {split!r} (it holds {found})")
         return chosen
     if suite in SUITES:  # alfred and its ALFRED-L variants
-        from agent.evaluation.alfred_l import alfred_l_episodes
+        from agent.evaluation.alfred_l import alfred_l_episodes, solvable
         from simulator.alfred.trajectories import load_trajectories
         from simulator.episodes.alfred import alfred_episodes
 
@@ -62,6 +62,8 @@ def load_suite(suite: str, split: str, data: str | Path | None = None) -> list[E
         episodes = list(alfred_episodes(trajectories) if suite == "alfred" else alfred_l_episodes(trajectories, suite))
         # trajectories in the 13 floor plans without recorded receptacles cannot be run
         chosen = [e for e in episodes if e.split == split and e.floor_plan in supported]
+        if suite != "alfred":  # ALFRED-L: not those no one can succeed on (a look-at ending out of the lamp's sight)
+            chosen = solvable(chosen)
         if not chosen:
             found = dict(sorted(Counter(e.split for e in episodes).items()))
             raise SuiteError(f"{data}: no ALFRED episodes of split {split!r}; splits there: {found}")
