@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from contracts.belief import Belief
-from contracts.geometry import CameraIntrinsics
+from contracts.geometry import CameraIntrinsics, Pose, bearing
 from contracts.navigation import NavigationGoal, NavigationState, Navigator, SearchTarget
 from contracts.observation import Observation
 from contracts.perception import Detection
@@ -113,18 +113,46 @@ class SearchSkill(Skill):
 class GotoSkill(Skill):
     """Walk to an instance (a plan that ends next to something, e.g. ALFRED's lamp, or a step
     "Go to the desk."), to the pose within reach nearest its middle: people who say "go to
-    the desk" mean its front, not its nearest corner."""
+    the desk" mean its front, not its nearest corner. With ``face`` (an instance key), then
+    turn there to bring that instance into view if it is near enough to be seen."""
 
-    def __init__(self, key: str, navigator: Navigator) -> None:
+    def __init__(self, key: str, navigator: Navigator, face: str | None = None, camera_height: float = 0.0) -> None:
         self.key, self.navigator, self.steps = key, navigator, 0
+        self.face, self.camera_height, self.turns = face, camera_height, 0
 
     def step(self, observation: Observation, belief: Belief, detections: list[Detection]) -> SkillStep:
         self.steps += 1
         if self.key not in belief.memory.instances or self.steps > MAX_STEPS:
             return SkillStep.fail(f"{self.key} is not in memory: not where believed")
-        nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH, centred=True))
-        if nav.state == NavigationState.MOVING and nav.action:
-            return SkillStep.act(LowLevelAction(nav.action))
-        if nav.state == NavigationState.UNREACHABLE:
-            return SkillStep.fail(f"{self.key} is unreachable: {nav.reason}")
+        if self.turns == 0:
+            nav = self.navigator.step(observation, belief, NavigationGoal(instance=self.key, reach=REACH, centred=True))
+            if nav.state == NavigationState.MOVING and nav.action:
+                return SkillStep.act(LowLevelAction(nav.action))
+            if nav.state == NavigationState.UNREACHABLE:
+                return SkillStep.fail(f"{self.key} is unreachable: {nav.reason}")
+        faced = belief.memory.instances.get(self.face or "")
+        turn = facing_action(belief.pose, faced.position, self.camera_height) if faced is not None else None
+        if turn is not None and self.turns < MAX_FACING_TURNS:
+            self.turns += 1
+            return SkillStep.act(LowLevelAction(turn))
         return SkillStep.done()
+
+
+MAX_FACING_TURNS = 4  # turns and looks to bring an instance into view where a walk ended
+SEEN_WITHIN = 1.5  # metres (horizontal): what is farther is not seen (AI2-THOR's visibility distance)
+
+
+def facing_action(pose: Pose, position: tuple[float, float, float], camera_height: float) -> str | None:
+    """The turn or look that brings ``position`` nearer the middle of the view from ``pose``
+    (90-degree turns, 30-degree looks), None once it is in view or too far to be seen."""
+    distance = math.hypot(position[0] - pose.x, position[2] - pose.z)
+    if distance > SEEN_WITHIN:
+        return None
+    side = bearing(pose, position)
+    if abs(side) > 45.0:
+        return "Turn Right" if side > 0 else "Turn Left"
+    wanted = math.degrees(math.atan2(camera_height - position[1], max(distance, 0.1)))  # positive: below the camera
+    wanted = min(HORIZONS, key=lambda h: abs(h - wanted))
+    if abs(wanted - pose.horizon) < 15.0:
+        return None
+    return "Look Down" if wanted > pose.horizon else "Look Up"

@@ -1,15 +1,18 @@
 """Walk steps on a partial Belief ("Go to the fridge.", ALFRED-L's walks back): each holds
 once reached and the next is followed; a landmark a search found is still walked to; one
 searched for in vain is passed over unless it is the last; the walk back after a task that
-held is not undone, and a task that cannot be planned yet is planned again after the walks."""
+held is not undone, and a task that cannot be planned yet is planned again after the walks;
+the last walk after a look-at task ends facing its lamp."""
 
 from __future__ import annotations
 
 from planner_scenes import CONTEXT, belief, kitchen
 
+from contracts.geometry import Pose
 from contracts.language import Subgoal, TaskSpec
-from contracts.planning import Goal, PlannerState, SkillFailure
+from contracts.planning import Goal, PlannedSubgoal, PlannerState, SkillFailure
 from planner.pddl_planner import PddlPlanner
+from planner.walking_skills import facing_action
 
 
 def planner() -> PddlPlanner:
@@ -99,3 +102,28 @@ def test_a_task_that_cannot_be_planned_now_is_planned_again_after_the_walks():
     walk = p.plan(goal, scene)
     assert [(s.subgoal.action, s.object_key) for s in walk.steps] == [("GotoLocation", "Desk#1")]
     assert not p.history.ending
+
+
+def test_the_last_walk_after_a_look_at_task_ends_facing_the_lamp_it_switched_on():
+    # a look-at task is judged by a lit lamp in sight: the walk back ends turned towards it
+    scene = belief([("Desk#1", "Desk", (3.0, 0.8, 1.0), None, {}),
+                    ("Clock", "AlarmClock", (0.0, 1.0, 1.0), None, {}),
+                    ("Lamp", "DeskLamp", (0.2, 1.0, 1.0), None, {"is_toggled": True})], held="Clock")
+    p = planner()
+    task = TaskSpec(task_type="look_at_obj_in_light", object_target="AlarmClock", toggle_target="DeskLamp")
+    goal = Goal(task, (Subgoal("ToggleObjectOn", "DeskLamp"), Subgoal("GotoLocation", "Desk")))
+    p.history.actions.append(("toggle_on", "Lamp", "Lamp"))
+    p.history.at = "Lamp"
+    walk = p.plan(goal, scene).steps[0]
+    assert p.skill(walk, scene, None).face == "Lamp"
+    other = planner()  # no task ending: the walk only walks
+    assert other.skill(PlannedSubgoal(Subgoal("GotoLocation", "Desk"), "Desk#1"), scene, None).face is None
+
+
+def test_facing_turns_then_looks_towards_a_near_instance_and_gives_up_on_a_far_one():
+    level = Pose(0.0, 0.0, 0.0, 0.0)  # at the origin, facing +z, looking level; the camera 1.5 m up
+    assert facing_action(level, (1.0, 1.0, 0.0), 1.5) == "Turn Right"
+    assert facing_action(level, (-1.0, 1.0, -0.2), 1.5) == "Turn Left"
+    assert facing_action(level, (0.0, 0.9, 1.0), 1.5) == "Look Down"  # 31 degrees below
+    assert facing_action(Pose(0.0, 0.0, 0.0, 30.0), (0.0, 0.9, 1.0), 1.5) is None  # in view
+    assert facing_action(level, (0.0, 1.0, 3.0), 1.5) is None  # too far to be seen
