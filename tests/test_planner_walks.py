@@ -72,17 +72,25 @@ def test_a_walk_to_a_landmark_searched_for_in_vain_is_passed_over_unless_it_is_t
     assert stuck.status.state == PlannerState.FAILING and stuck.status.target == "Dresser"
 
 
-def test_the_walk_back_after_a_task_that_held_at_a_place_is_not_undone_by_planning_the_task_again():
-    # ALFRED-L REV-1 of a look-at task: it holds at the lamp; "Walk back to the desk." leaves the
-    # lamp, and the Follower must not walk back to it to make the task hold again
+LOOK_AT = TaskSpec(task_type="look_at_obj_in_light", object_target="AlarmClock", toggle_target="DeskLamp")
+
+
+def looked_at_by_the_lamp():
+    """ALFRED-L REV-1 of a look-at task, the clock held and the lamp on: (planner, scene)."""
     scene = belief([("Desk#1", "Desk", (3.0, 0.8, 1.0), None, {}),
                     ("Clock", "AlarmClock", (0.0, 1.0, 1.0), None, {}),
                     ("Lamp", "DeskLamp", (0.2, 1.0, 1.0), None, {"is_toggled": True})], held="Clock")
     p = planner()
-    task = TaskSpec(task_type="look_at_obj_in_light", object_target="AlarmClock", toggle_target="DeskLamp")
-    goal = Goal(task, (Subgoal("PickupObject", "AlarmClock"), Subgoal("ToggleObjectOn", "DeskLamp"),
-                       Subgoal("GotoLocation", "Desk")))
     p.history.at = "Lamp"  # the task holds here
+    return p, scene
+
+
+def test_the_walk_back_after_a_task_that_held_at_a_place_is_not_undone_by_planning_the_task_again():
+    # the look-at task holds at the lamp; "Walk back to the desk." leaves the lamp, and the
+    # Follower must not walk back to it to make the task hold again
+    p, scene = looked_at_by_the_lamp()
+    goal = Goal(LOOK_AT, (Subgoal("PickupObject", "AlarmClock"), Subgoal("ToggleObjectOn", "DeskLamp"),
+                          Subgoal("GotoLocation", "Desk")))
     walk = p.plan(goal, scene)
     assert [(s.subgoal.action, s.object_key) for s in walk.steps] == [("GotoLocation", "Desk#1")]
     p.skill(walk.steps[0], scene, None)  # the walk to the desk is handed out and succeeds
@@ -106,14 +114,9 @@ def test_a_task_that_cannot_be_planned_now_is_planned_again_after_the_walks():
 
 def test_the_last_walk_after_a_look_at_task_ends_facing_the_lamp_it_switched_on():
     # a look-at task is judged by a lit lamp in sight: the walk back ends turned towards it
-    scene = belief([("Desk#1", "Desk", (3.0, 0.8, 1.0), None, {}),
-                    ("Clock", "AlarmClock", (0.0, 1.0, 1.0), None, {}),
-                    ("Lamp", "DeskLamp", (0.2, 1.0, 1.0), None, {"is_toggled": True})], held="Clock")
-    p = planner()
-    task = TaskSpec(task_type="look_at_obj_in_light", object_target="AlarmClock", toggle_target="DeskLamp")
-    goal = Goal(task, (Subgoal("ToggleObjectOn", "DeskLamp"), Subgoal("GotoLocation", "Desk")))
+    p, scene = looked_at_by_the_lamp()
+    goal = Goal(LOOK_AT, (Subgoal("ToggleObjectOn", "DeskLamp"), Subgoal("GotoLocation", "Desk")))
     p.history.actions.append(("toggle_on", "Lamp", "Lamp"))
-    p.history.at = "Lamp"
     walk = p.plan(goal, scene).steps[0]
     assert p.skill(walk, scene, None).face == "Lamp"
     other = planner()  # no task ending: the walk only walks
