@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import lru_cache
 
@@ -141,12 +141,14 @@ def variant_episode(trajectory: Trajectory, episode: Episode, variant: str) -> E
                    variant=variant, final_position=where[targets[-1]])
 
 
-def alfred_l_episodes(trajectories: Iterable[Trajectory], suite: str) -> Iterator[Episode]:
+def alfred_l_episodes(trajectories: Iterable[Trajectory], suite: str,
+                      keep: Callable[[Episode], bool] = lambda episode: True) -> Iterator[Episode]:
     """The episodes of an ALFRED-L suite (``VARIANTS``' keys), one per (trajectory,
-    annotation) that the variant applies to."""
+    annotation) that the variant applies to, of the ALFRED episodes ``keep`` keeps (a split:
+    the others are not changed into variants at all)."""
     variant = VARIANTS[suite]
     for trajectory in trajectories:
-        for episode in alfred_episodes([trajectory]):
+        for episode in filter(keep, alfred_episodes([trajectory])):
             changed = variant_episode(trajectory, episode, variant)
             if changed is not None:
                 yield changed

@@ -58,14 +58,17 @@ def load_suite(suite: str, split: str, data: str | Path | None = None) -> list[E
         from simulator.scenes import supported_scenes
 
         supported = set(supported_scenes())
-        trajectories = load_trajectories(data)
-        episodes = list(alfred_episodes(trajectories) if suite == "alfred" else alfred_l_episodes(trajectories, suite))
-        # trajectories in the 13 floor plans without recorded receptacles cannot be run
-        chosen = [e for e in episodes if e.split == split and e.floor_plan in supported]
-        if suite != "alfred":  # ALFRED-L: not those no one can succeed on (a look-at ending out of the lamp's sight)
-            chosen = solvable(chosen)
+        trajectories = list(load_trajectories(data))
+
+        def runnable(episode: Episode) -> bool:  # the 13 floor plans without recorded receptacles cannot be run
+            return episode.split == split and episode.floor_plan in supported
+
+        if suite == "alfred":
+            chosen = [e for e in alfred_episodes(trajectories) if runnable(e)]
+        else:  # ALFRED-L: not those no one can succeed on (a look-at ending out of the lamp's sight)
+            chosen = solvable(alfred_l_episodes(trajectories, suite, runnable))
         if not chosen:
-            found = dict(sorted(Counter(e.split for e in episodes).items()))
+            found = dict(sorted(Counter(e.split for e in alfred_episodes(trajectories)).items()))
             raise SuiteError(f"{data}: no ALFRED episodes of split {split!r}; splits there: {found}")
         return chosen
     raise SuiteError(f"unknown suite {suite!r}; expected one of: {', '.join(SUITES)}")
