@@ -73,10 +73,14 @@ def _nav_actions(trajectory: Trajectory, high_idx: int) -> int:
     return sum(1 for a in trajectory.expert_low_actions if int(a.get("high_idx", 0)) == high_idx)
 
 
+def _first_arg(step: dict) -> str:
+    """A high-level step's first argument, lower case ("" if none): ALFRED's landmark or object."""
+    return str((step.get("args") or [""])[0]).lower()
+
+
 def landmark_name(step: dict) -> str | None:
     """The everyday name of a GotoLocation step's landmark ("countertop" -> "counter")."""
-    args = step.get("args") or []
-    kind = _TYPES.get(str(args[0]).lower()) if args else None
+    kind = _TYPES.get(_first_arg(step))
     return lexicon.surface(kind) if kind else None
 
 
@@ -93,13 +97,13 @@ def place_name(steps: list[dict], index: int, moved: set[str], episode: Episode,
     to the plate." once the plate is in the microwave names no place. Then the receptacle the
     thing lay in at the start (the walk came before it was moved; the instance the step after
     the walk acted on, else the one nearest where the expert ``stood``), None if it lay in none."""
-    arg = str((steps[index].get("args") or [""])[0]).lower()
+    arg = _first_arg(steps[index])
     if arg not in moved:
         return landmark_name(steps[index])
     if episode.floor_plan not in _supported():  # (such episodes cannot be run at all)
         return None
     world = build_world(episode.start)
-    acted = next((s.get("objectId") for s in steps[index + 1:] if str((s.get("args") or [""])[0]).lower() == arg), None)
+    acted = next((s.get("objectId") for s in steps[index + 1:] if _first_arg(s) == arg), None)
     thing = world.objects.get(acted or "")
     if thing is None:
         things = [o for o in world.objects.values() if o.object_type.lower() == arg]
