@@ -8,8 +8,9 @@ It also remembers what failed: instances that were not where believed (left out 
 after ``MISSING_LIMIT`` misses, at once when clicks found nothing to act on or no goal pose
 showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead),
 receptacles a put into failed although open (treated as full: cleared before the next
-put), types a search did not find, and where clicks found nothing to act on (a new instance
-of the type met there is that phantom again, ``SAME_PHANTOM``).
+put), types a search did not find, where clicks found nothing to act on (a new instance
+of the type met there is that phantom again, ``SAME_PHANTOM``), and instances the Commander
+asked to have washed again after each of ``REWASHED_LIMIT`` washes (not the thing meant).
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ from planner import knowledge
 MISSING_LIMIT = 2
 MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
 IN_VAIN_LIMIT = 2  # skills whose clicks found nothing to act on before an instance stays out though retold
+# times the Commander said a wash step again after the Follower had washed an instance
+# before that instance is no longer taken for what is to be washed (TATC valid_unseen 0049:
+# a thing in the sink taken for the bowl, washed again at each of 30 "Wash the dirty bowl"
+# while the Commander pointed at the cabinet the bowl was in)
+REWASHED_LIMIT = 2
+WASHED = frozenset({"cleaned", "rinsed"})
 MOVED = 0.25  # metres: a missing instance seen this far from where it was believed when given up is tried again
 # metres: a new instance of a type this near where clicks found nothing to act on is that
 # phantom again (TATC valid_unseen 0265: 17 pickups of a "knife" in the toaster's slots,
@@ -58,6 +65,7 @@ class History:
     in_vain_at: list[tuple[str, tuple[float, float, float], int]] = field(default_factory=list)
     met: set[str] = field(default_factory=set)  # instance keys seen by ``seen_elsewhere``
     doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
+    rewashed: Counter = field(default_factory=Counter)  # instance key -> wash steps said again after it was washed
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
     ending: bool = False  # the task held and the walks after it are followed: they say where to end
@@ -110,7 +118,7 @@ class History:
         return any(not op.endswith("?") and key in (item, target) for op, item, target in self.actions)
 
     def gone(self, key: str) -> bool:
-        return self.missing[key] >= MISSING_LIMIT
+        return self.missing[key] >= MISSING_LIMIT or self.rewashed[key] >= REWASHED_LIMIT
 
     def record(self, action: LowLevelAction, belief: Belief, hit_other: bool = False) -> None:
         """A successful interaction ``action`` taken when the Belief was ``belief`` (on
@@ -225,7 +233,8 @@ class History:
 
     def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
         """Forget that these types were searched for in vain and that their instances were
-        missing (or misclicked); with ``forget_flags``, also what happened to them. Not an
+        missing (or misclicked); with ``forget_flags``, also what happened to them (an
+        instance washed and told again ``REWASHED_LIMIT`` times is left out for good). Not an
         instance that clicks from ``IN_VAIN_LIMIT`` skills found nothing to act on: a phantom
         burner beside the stove, retold by every "Turn on the stove." the Commander repeated,
         took 28 of a Boil Potato's 30 failed actions (TATC 0096)."""
@@ -240,6 +249,8 @@ class History:
             self.sliced_floor.update((knowledge.whole_of(t), None) for t in object_types
                                      if knowledge.has(knowledge.whole_of(t), "sliceable"))
             for key in [k for k in self.flags if instance_type(k) in object_types]:
+                if self.flags[key] & WASHED:  # washed, and told again: after ``REWASHED_LIMIT`` times not it
+                    self.rewashed[key] += 1
                 del self.flags[key]
 
     def failed(self, op: str, key: str | None, reason: str) -> None:

@@ -194,6 +194,28 @@ def test_a_clean_step_said_again_while_believed_done_is_done_again():
     assert not symbolic_state(scene, p.history).holds("dirty", "Mug#1")
 
 
+def test_a_thing_washed_and_told_again_twice_is_not_what_is_to_be_washed():
+    """A wash step said again after each wash of one instance: that instance is not the one
+    meant (a detection took something else for the mug); another mug is washed instead."""
+    scene = belief([COUNTER, ("Mug#1", "Mug", (-0.8, 0.9, 1.0), "Basin", {}),
+                    ("Mug#2", "Mug", (1.5, 1.0, 1.0), "Counter", {}),
+                    ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}),
+                    ("Faucet", "Faucet", (-0.8, 1.1, 1.3), None, {"is_toggled": False})])
+    rinse = Goal(subgoals=(Subgoal("CleanObject", "Mug", "SinkBasin"),))
+    p = planner()
+
+    def objects(plan) -> set[str]:
+        return {s.object_key for s in plan.steps if s.subgoal.action in ("PickupObject", "PutObject")}
+
+    for told in range(2):
+        p.history.record(LowLevelAction("ToggleOn", object_key="Faucet"), scene)  # Mug#1 in the basin: washed
+        assert p.history.has("Mug#1", "cleaned")
+        p.told(frozenset({"Mug"}), doubted=frozenset({"Mug"}))  # "Rinse the mug." again
+        assert p.history.gone("Mug#1") == (told == 1)
+    assert not p.history.gone("Mug#2")
+    assert "Mug#2" in objects(p.plan(rinse, scene))  # the other mug, carried to the basin
+
+
 def test_what_the_follower_heated_or_cooled_is_hot_or_cold_for_a_belief_without_temperature():
     scene = belief([COUNTER, ("Slice", "PotatoSliced", (0.3, 1.0, 1.0), "Oven", {}),
                     ("Oven", "Microwave", (0.5, 1.0, 1.0), None, {"is_open": False})])
