@@ -277,6 +277,9 @@ class SemanticMapper(Mapper):
         cut = detection.mask[:, 0].any() or detection.mask[:, -1].any()  # cut by the frame's side: a part
         if opened is not None:
             instance = union_box(self.memory, opened, centroid, extent, detection.score, self.step)
+        elif (named := nearest_box([i for i in self.memory.instances.values()  # a put's refusal named it
+                                    if i.states.get("taken_for") == detection.object_type], centroid, extent)) is not None:
+            instance = self.memory.fuse(named, named.object_type, centroid, extent, detection.score, self.step)
         elif (more_of := boxes.furniture_part(self.memory, detection.object_type, centroid, extent, self.sightings)) is not None:
             instance = union_box(self.memory, more_of, centroid, extent, detection.score, self.step)
             self.sightings[instance.key] = (centroid, extent)
