@@ -14,7 +14,8 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   (within ``match_radius`` across and ``vertical_match`` up or down; out to
   ``max_detection_depth``: farther than the map's ``max_depth``, since a far object is
   worth walking to);
-- the Follower's own actions and the hints update the memory (``mapping.memory_updates``),
+- the Follower's own actions and the hints update the memory (``mapping.memory_updates``;
+  a receptacle a refused put renamed takes the sightings of its old type that meet its box),
   and a faucet is believed behind each sink basin seen with none seen (``mapping.fixtures``);
   after the Follower opened a container, the sighting under its click in the next frame is
   that container with its door open: the instance's box grows to hold it (``union_box``), so
