@@ -13,8 +13,9 @@ until detected (Mask R-CNN hardly finds a slice: mask AP 0.00 for most piece typ
 until a pickup clicked there in vain. A put
 refused with "Cannot place CreditCard in CoffeeMachine" names what the Follower really
 holds, and, refused by a type other than the receptacle believed, what that receptacle is
-when its box is no larger than that type's objects (``_receptacle_is``); a slice refused with "Agent must hold a Knife or ButterKnife" says that what it holds
-is no knife (``not_a_knife``). ``believed_container`` infers from geometry what an object lies in or on.
+when its box is no larger than that type's objects (``_receptacle_is``); a slice refused
+with "Agent must hold a Knife or ButterKnife" says that what it holds is no knife
+(``not_a_knife``). ``believed_container`` infers from geometry what an object lies in or on.
 Dialogue location hints are ``mapping.hints``.
 """
 
