@@ -145,7 +145,7 @@ def merge_parts(memory: ObjectMemory) -> list[tuple[str, str]]:
                 continue
             union_box(memory, earlier, later.position, later.extent, later.confidence, max(earlier.last_seen, later.last_seen))
             earlier.states = {**later.states, **earlier.states}
-            _forget(memory, later, earlier)
+            forget_into(memory, later, earlier)
             gone.append((later.key, earlier.key))
     return gone + _fold_lookalikes(memory)
 
@@ -160,12 +160,12 @@ def _fold_lookalikes(memory: ObjectMemory) -> list[tuple[str, str]]:
         kept = next((i for i in utensils[:n] if i.key in memory.instances and i.object_type != weaker.object_type
                      and all(abs(a - b) <= SAME_PLACE for a, b in zip(i.position, weaker.position, strict=True))), None)
         if kept is not None and memory.held not in (kept.key, weaker.key) and not weaker.states.get("handled"):
-            _forget(memory, weaker, kept)
+            forget_into(memory, weaker, kept)
             gone.append((weaker.key, kept.key))
     return gone
 
 
-def _forget(memory: ObjectMemory, gone: ObjectInstance, kept: ObjectInstance) -> None:
+def forget_into(memory: ObjectMemory, gone: ObjectInstance, kept: ObjectInstance) -> None:
     """``gone`` is ``kept``: what was believed in it is believed in ``kept``."""
     for inst in memory.instances.values():
         if inst.container == gone.key:

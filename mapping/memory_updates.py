@@ -27,6 +27,7 @@ import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.planning import ActionOutcome, refused_placement
+from mapping.boxes import forget_into
 from mapping.size_prior import MARGIN, fixed_sides, largest_sides
 
 ENCLOSURES = ("Drawer", "Cabinet", "Fridge", "Microwave", "Safe")  # what lies in one is inside its box
@@ -150,9 +151,7 @@ def _receptacle_is(memory: ObjectMemory, receptacle: ObjectInstance | None, erro
     named = memory.add(refused[1], receptacle.position, extent=receptacle.extent, confidence=1.0,
                        last_seen=receptacle.last_seen, times_seen=receptacle.times_seen, container=receptacle.container)
     named.states.update(receptacle.states, taken_for=receptacle.object_type)
-    for item in _contents(memory, receptacle):
-        item.container = named.key
-    del memory.instances[receptacle.key]
+    forget_into(memory, receptacle, named)
 
 
 def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
