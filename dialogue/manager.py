@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from contracts.belief import Belief
 from contracts.dialogue import DialogueManager, DialogueState, Question
 from contracts.errors import NesyError
-from contracts.language import QuestionKind, Subgoal
+from contracts.language import LocationHint, QuestionKind, Subgoal
 from contracts.observation import ModuleContext
 from contracts.planning import PlannerState
 from contracts.registry import dialogue_manager
@@ -210,9 +210,20 @@ class RuleDialogueManager(DialogueManager):
         keys.sort(key=lambda k: (k != key, _distance(belief, k), k))  # the planned one, then the nearest
         return self._which(state, kind, tuple(keys[: self.params.max_candidates]))
 
-    def _which(self, state: DialogueState, kind: str, keys: tuple[str, ...]) -> Question:
+    def _which(self, state: DialogueState, kind: str, keys: tuple[str, ...]) -> Question | None:
+        """"Which X, the one ... or the one ...?" over the candidates the words tell apart
+        (the first of each description); none when fewer than two are left: "Which bread,
+        the one in the microwave behind you or the one in the microwave behind you?" (TATC
+        0265, twins of one loaf) has no answer that picks one."""
         known = state.belief is not None and state.belief.memory is not None
         places = describe_candidates(state.belief, keys) if known else ()
+        if places:
+            first: dict[LocationHint, str] = {}
+            for key, place in zip(keys, places, strict=True):
+                first.setdefault(place, key)
+            if len(first) < 2:
+                return None
+            keys, places = tuple(first.values()), tuple(first)
         return Question(QuestionKind.WHICH, kind, keys, places=places)
 
     def _searching(self, state: DialogueState) -> str | None:

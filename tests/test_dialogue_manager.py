@@ -83,6 +83,18 @@ def test_ambiguity_names_the_candidates_by_where_they_are(parser):
     assert "the one on the counter" in text and "the one in the sink" in text
 
 
+def test_ambiguity_names_only_candidates_the_words_tell_apart():
+    # "Which bread, the one in the microwave behind you or the one in the microwave behind
+    # you?" (TATC 0265): no answer could pick one
+    belief = kitchen()
+    belief.memory.add("Mug", (-1.1, 0.95, 2.0), container="SinkBasin#1")
+    step = [PlannedSubgoal(PICKUP, "Mug#2")]
+    question = manager().next_question(state(belief=belief, steps=step))
+    assert question.candidates == ("Mug#2", "Mug#1") and len(set(question.places)) == 2
+    del belief.memory.instances["Mug#2"]
+    assert manager().next_question(state(belief=belief, steps=[PlannedSubgoal(PICKUP, "Mug#1")])) is None
+
+
 def test_ambiguity_does_not_fire_without_several_candidates_or_once_one_is_picked():
     belief = kitchen()
     step = [PlannedSubgoal(PICKUP, "Mug#1")]
