@@ -50,6 +50,15 @@ def has(object_type: str, prop: str) -> bool:
     return prop in properties(object_type)
 
 
+def open_surface(object_type: str) -> bool:
+    """A plain place to put a held thing down on: a receptacle that is neither carried, opened
+    nor switched, not a basin (a running tap would wash what goes in), not single-slot, not a
+    toilet or garbage can (counters, tables, shelves, chairs...)."""
+    props = properties(object_type)
+    return "receptacle" in props and not props & {"pickupable", "openable", "toggleable"} \
+        and object_type not in BASINS and object_type not in SINGLE_SLOT and object_type not in ("Toilet", "GarbageCan")
+
+
 def can_put(object_type: str, receptacle_type: str) -> bool:
     """May an object of this type go in/on a receptacle of that type (AI2-THOR's restricted
     receptacles take only their listed types; every other receptacle takes anything)?"""

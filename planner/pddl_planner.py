@@ -5,7 +5,8 @@ Each ``plan`` call builds the symbolic state (Belief + the Follower's history), 
 goal (``planner.goals``), writes the problem (``planner.problem``) and solves it with the
 domain (``planner.domain``). The plan's interactions become subgoals bound to memory keys
 (walking is the skills' job, so ``goto`` steps vanish, except a last one); a ``search``
-becomes a search subgoal (status SEARCHING: the dialogue manager may ask where it is). The
+becomes a search subgoal (status SEARCHING: the dialogue manager may ask where it is). A put
+that only empties the hand goes to the surface on the way (``planner.parking``). The
 plan is kept while its steps succeed; it is solved again (``replan: true``) when a skill
 fails, when a step's object is a placeholder that now exists (pieces after slicing, a
 found object) or is no longer in memory, and when the plan runs out (an empty plan means
@@ -47,6 +48,7 @@ from planner.domain import DOMAIN, SUBGOAL_OF
 from planner.fast_downward import Solution, solve
 from planner.goals import compile_goal, has_task
 from planner.history import ACTION_OPS, History
+from planner.parking import repark
 from planner.problem import Problem, build_problem
 from planner.skills import ACTIONS, InteractSkill
 from planner.symbolic import SymbolicState, shut_in, symbolic_state
@@ -287,7 +289,7 @@ class PddlPlanner(SubgoalPlanner):
                                         (_cpu_seconds() - cpu) * 1000))
         if not solution.solved:
             return None, f"no plan reaches the goal: {solution.reason}"
-        return steps_of(solution, problem, state), ""
+        return repark(steps_of(solution, problem, state), state, problem.goal_keys, self.history.full), ""
 
 
 def described_steps(subgoals: Sequence[Subgoal]) -> int:

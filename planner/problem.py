@@ -57,6 +57,7 @@ class Problem:
     keys: dict[str, str]  # PDDL name -> memory key
     objects: int
     trivial: bool = False  # the goal is empty: it holds (nothing named is left to do)
+    goal_keys: frozenset[str] = frozenset()  # the memory keys the goal names
 
 
 def locate_tools(state: SymbolicState, goal: CompiledGoal, history: History) -> None:
@@ -119,11 +120,7 @@ def _surfaces(state: SymbolicState, keys: set[str]) -> None:
     ``SURFACES``, and for each movable type in the problem the nearest surface that is a
     usual place for it when those are not (two shelves by the fridge take no knife: without
     a counter the knife could not be put down to take the bread slice)."""
-    def surface(t: str) -> bool:
-        props = knowledge.properties(t)
-        return "receptacle" in props and not props & {"pickupable", "openable", "toggleable"} \
-            and t not in knowledge.BASINS and t not in knowledge.SINGLE_SLOT and t not in ("Toilet", "GarbageCan")
-    surfaces = state.present(surface)
+    surfaces = state.present(knowledge.open_surface)
     chosen = set(surfaces[:SURFACES])
     for kind in sorted({state.types[k] for k in keys if k in state.types and state.holds("pickupable", k)}):
         if not any(knowledge.usual_place(kind, state.types[s]) for s in chosen):
@@ -184,4 +181,5 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
             f" (:init {' '.join(init)})\n (:goal {formula}))\n")
-    return Problem(text, {name: key for key, name in names.items()}, len(keys), goal.formula == TRUE)
+    return Problem(text, {name: key for key, name in names.items()}, len(keys), goal.formula == TRUE,
+                   frozenset(goal.keys))

@@ -47,6 +47,7 @@ class SymbolicState:
     held: str | None = None
     placeholders: set[str] = field(default_factory=set)
     glimpsed: set[str] = field(default_factory=set)  # seen in one frame at most (a hint's guess): often phantoms
+    halves: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> half its footprint (x, z)
 
     def holds(self, *fact: str) -> bool:
         return tuple(fact) in self.facts
@@ -69,6 +70,12 @@ class SymbolicState:
     def distance(self, key: str) -> float:
         x, z = self.positions.get(key, self.agent)
         return math.hypot(x - self.agent[0], z - self.agent[1])
+
+    def gap(self, key: str, point: tuple[float, float]) -> float:
+        """Metres from ``point`` to ``key``'s footprint (0 inside it; its centre if no size is known)."""
+        x, z = self.positions.get(key, self.agent)
+        hx, hz = self.halves.get(key, (0.0, 0.0))
+        return math.hypot(max(abs(point[0] - x) - hx, 0.0), max(abs(point[1] - z) - hz, 0.0))
 
     def present(self, kind_test) -> list[str]:
         """Keys of present (or unlocated) objects whose type passes ``kind_test``, nearest first."""
@@ -149,6 +156,7 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
             continue
         state.types[key] = inst.object_type
         state.positions[key] = (inst.position[0], inst.position[2])
+        state.halves[key] = (inst.extent[0] / 2, inst.extent[2] / 2)
         state.facts.add(("present", key))
         if inst.times_seen <= 1 and not inst.states.get("inferred") and not history.flags.get(key) and key != memory.held:
             state.glimpsed.add(key)  # one frame, or a hint's guess: not yet worth a walk before a thing seen again
