@@ -79,7 +79,7 @@ def _takes(key: str, item: str, steps: list[PlannedSubgoal], state: SymbolicStat
     kind = state.types[key]
     return (knowledge.open_surface(kind) and state.holds("present", key) and key not in state.placeholders
             and key not in state.glimpsed and state.accessible(key) and key not in full
-            and not state.holds("single", key) and sensible(state.types.get(item, ""), kind, False)
+            and sensible(state.types.get(item, ""), kind, False)
             and not _acted_on(steps, key, -1))
 
 
@@ -89,4 +89,3 @@ def _where(step: PlannedSubgoal, state: SymbolicState) -> tuple[float, float] | 
     if step.search or key is None:
         return None
     return state.positions.get(key)
-
