@@ -39,9 +39,10 @@ def repark(steps: list[PlannedSubgoal], state: SymbolicState, goal_keys: frozens
             continue
         ends = [p for p in (_where(out[i - 1], state) if i > 0 else state.agent,
                             _where(out[i + 1], state) if i + 1 < len(out) else None) if p is not None]
-        candidates = [k for k in state.types if _takes(k, step.object_key or "", out, state, full)]
-        best = min(candidates, key=lambda k: (_detour(state, k, ends), k), default=None)
-        if best is not None and _detour(state, best, ends) + GAIN < _detour(state, step.receptacle_key or "", ends):
+        item, target = step.object_key, step.receptacle_key  # both set: a free put
+        best = min((k for k in state.types if _takes(k, item, out, state, full)),
+                   key=lambda k: (_detour(state, k, ends), k), default=None)
+        if best is not None and _detour(state, best, ends) + GAIN < _detour(state, target, ends):
             out[i] = replace(step, subgoal=Subgoal("PutObject", step.subgoal.object, state.types[best]),
                              receptacle_key=best)
     return out
@@ -60,7 +61,7 @@ def _free_put(steps: list[PlannedSubgoal], i: int, state: SymbolicState, goal_ke
     """Does nothing depend on where the put of step ``i`` lands?"""
     step = steps[i]
     item, target = step.object_key, step.receptacle_key
-    if step.subgoal.action != "PutObject" or item is None or target is None or target not in state.types:
+    if step.subgoal.action != "PutObject" or item not in state.types or target not in state.types:
         return False
     if item in goal_keys or target in goal_keys or _acted_on(steps, target, i):
         return False
@@ -71,7 +72,7 @@ def _free_put(steps: list[PlannedSubgoal], i: int, state: SymbolicState, goal_ke
         return False
     taps = {f[1] for f in state.facts if f[0] == "controls" and f[2] == target}
     return not any(state.holds("on", tap) for tap in taps) and not any(
-        s.subgoal.action == "ToggleObjectOn" and state.types.get(s.object_key or "") == "Faucet" for s in steps)
+        s.subgoal.action == "ToggleObjectOn" and state.holds("faucet", s.object_key) for s in steps)
 
 
 def _takes(key: str, item: str, steps: list[PlannedSubgoal], state: SymbolicState, full: set[str]) -> bool:
@@ -79,7 +80,7 @@ def _takes(key: str, item: str, steps: list[PlannedSubgoal], state: SymbolicStat
     kind = state.types[key]
     return (knowledge.open_surface(kind) and state.holds("present", key) and key not in state.placeholders
             and key not in state.glimpsed and state.accessible(key) and key not in full
-            and sensible(state.types.get(item, ""), kind, False)
+            and sensible(state.types[item], kind, False)
             and not _acted_on(steps, key, -1))
 
 
