@@ -320,6 +320,9 @@ def believed_container(memory: ObjectMemory, instance: ObjectInstance) -> str | 
     return best
 
 
-def rests_on(instance: ObjectInstance, receptacle: ObjectInstance, margin: float = 0.15) -> bool:
-    """Is the instance's centre over the receptacle's horizontal extent (plus ``margin``)?"""
-    return all(abs(instance.position[i] - receptacle.position[i]) <= receptacle.extent[i] / 2 + margin for i in (0, 2))
+def rests_on(instance: ObjectInstance, receptacle: ObjectInstance, margin: float = 0.15,
+             footprint: bool = False) -> bool:
+    """Is the instance's centre over the receptacle's horizontal extent (plus ``margin``)?
+    With ``footprint``, any part of the instance's own horizontal extent."""
+    return all(abs(instance.position[i] - receptacle.position[i])
+               <= (receptacle.extent[i] + (instance.extent[i] if footprint else 0.0)) / 2 + margin for i in (0, 2))

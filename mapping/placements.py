@@ -72,10 +72,12 @@ class Placements:
         return None if explained else just_put
 
     def container(self, memory: ObjectMemory, instance: ObjectInstance) -> str | None:
-        """Where the Follower put it while it is seen there (geometry would put a pot on the
-        burner's counter: a burner is smaller than the pot), else from geometry."""
+        """Where the Follower put it while it is seen there, some of it over the receptacle's
+        box (geometry would put a pot on the burner's counter: a burner is smaller than the
+        pot; a book put at a bed's edge lies half beyond the bed's box, and was taken from a
+        "side table" there and put back, again and again, ALFRED-L 065434), else from geometry."""
         receptacle = memory.instances.get(self.placed.get(instance.key, ("",))[0])
-        if receptacle is not None and rests_on(instance, receptacle):
+        if receptacle is not None and rests_on(instance, receptacle, footprint=True):
             return receptacle.key
         self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
         return believed_container(memory, instance)

@@ -120,3 +120,22 @@ def test_what_lies_in_an_enclosure_is_walked_to_from_where_the_follower_last_rea
     m.update(observe(Pose(1.0, 1.0, 270.0, 0.0)), [], ActionOutcome(LowLevelAction("Open", {}, box.key), True))
     assert box.states["opened_from"] == (1.0, 1.0)
     assert opened_from(SimpleNamespace(memory=m.memory), piece) == (0.0, 0.0)
+
+
+def test_what_the_follower_put_is_in_that_receptacle_while_some_of_it_is_over_its_box():
+    """A book put at the edge of a bed the map holds short lies with its centre beyond the
+    bed's box (plus margin), over a "side table" there: it is in the bed while some of its own
+    footprint is over the bed's box (ALFRED-L 065434 took it from the table and put it back on
+    the bed three times), and on the table once wholly beyond (it landed elsewhere, or moved)."""
+    from mapping.placements import Placements
+
+    memory = ObjectMemory()
+    bed = memory.add("Bed", (0.0, 0.3, 0.0), extent=(2.0, 0.4, 1.6))
+    table = memory.add("SideTable", (0.0, 0.5, 0.95), extent=(0.6, 0.2, 0.4))
+    book = memory.add("Book", (0.0, 0.53, 0.96), extent=(0.2, 0.1, 0.1), container=bed.key)
+    placements = Placements()
+    placements.placed[book.key] = (bed.key, (0.0, -1.0), 1)
+    assert believed_container(memory, book) == table.key  # geometry alone: the table
+    assert placements.container(memory, book) == bed.key
+    book.position = (0.0, 0.53, 1.05)
+    assert placements.container(memory, book) == table.key
