@@ -100,7 +100,7 @@ class IntentReader:
         it ("Put two slices of bread on the plate. There is a plate in the top cabinet."):
         said again, the put did not count where the Follower made it, and the Commander's
         plate is the one the task wants (a clean one; TATC 0216 put every slice on a dirty
-        plate on the counter while told five times of the one in the cabinet). Only when the
+        plate in the sink while told five times of the one in the cabinet). Only when the
         place singles out one instance of the type (``dialogue.reference.select``)."""
         for intent in self.located:
             kind = intent.location.object
