@@ -38,8 +38,9 @@ class Goal:
     task: TaskSpec | None = None
     subgoals: tuple[Subgoal, ...] = ()
     # (object type, memory key): the instance the Commander picked for a type in answer to a
-    # reference question ("Which mug?" -> "The dirty one."); planners bind that type to it
-    # while it is in memory. At most one key per type; the dialogue adds it, nothing else.
+    # reference question ("Which mug?" -> "The dirty one."), or by placing the receptacle of a
+    # put it said again; planners bind that type to it while it is in memory. At most one key
+    # per type; the dialogue adds it, nothing else.
     preferred: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -51,7 +52,10 @@ class Goal:
         return next((key for kind, key in self.preferred if kind == object_type), None)
 
     def prefer(self, object_type: str, key: str) -> Goal:
-        """This goal with ``key`` as the picked instance of ``object_type`` (replacing any)."""
+        """This goal with ``key`` as the picked instance of ``object_type`` (replacing any);
+        itself when that one is picked already (the Follower replans on a changed goal)."""
+        if self.preferred_key(object_type) == key:
+            return self
         kept = tuple(p for p in self.preferred if p[0] != object_type)
         return Goal(self.task, self.subgoals, (*kept, (object_type, key)))
 

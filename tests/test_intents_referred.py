@@ -42,6 +42,16 @@ def test_a_put_said_again_with_its_plate_placed_picks_that_plate():
     assert goal.preferred_key("Plate") == in_cabinet
 
 
+def test_the_plate_placed_again_leaves_the_goal_as_it_was():
+    """Picked already, the same words again change nothing (a changed goal would interrupt
+    the skill doing the put): the picks keep their order."""
+    _, _, in_cabinet = _kitchen()
+    start = Goal(TaskSpec(teach_task="Sandwich")).prefer("Plate", in_cabinet).prefer("Bread", "Bread#1")
+    goal, _, _ = _heard([PUT, f"{PUT} {HINT}"], start)
+    assert goal.preferred == (("Plate", in_cabinet), ("Bread", "Bread#1"))
+    assert goal.prefer("Plate", in_cabinet) is goal
+
+
 def test_the_first_time_a_put_is_said_its_hint_only_locates():
     goal, _, _ = _heard([f"{PUT} {HINT}"], Goal(TaskSpec(teach_task="Sandwich")))
     assert goal.preferred_key("Plate") is None
