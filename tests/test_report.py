@@ -25,6 +25,8 @@ def test_report_puts_runs_side_by_side_with_plots(tmp_path, capsys):
     assert "## Per task type" in text and "Boil Potato" in text
     assert "max_steps 2" in text  # failure causes of run b
     assert "## Episodes every run solves" in text and "None." in text  # b solves none
+    steps = text[text.index("## Where the steps go"):]  # from the episode logs
+    assert "| episodes with a log | 3 | 2 |" in steps and "| episodes ended at the step limit | 0 | 2 |" in steps
     for plot in ("cmp_per_task.png", "cmp_steps.png"):
         data = (target.parent / plot).read_bytes()
         assert data.startswith(b"\x89PNG") and len(data) > 5000

@@ -5,20 +5,25 @@ folder's episodes (otherwise a summary of the episodes finished so far, marked u
 with how many of the selected episodes are done) and its ``episodes.jsonl``. The report has an
 overall table (one column per run), a per-task table (success and goal-condition rates of
 each run side by side), the failure causes, the mean steps on the episodes every run solves
-(against the first run), and two plots: per-task success bars (one bar
-per run) and the distribution of steps per episode (successes and failures).
+(against the first run), where the steps went (``agent.evaluation.census``, from the
+episode logs), and two plots: per-task success bars (one bar per run) and the distribution
+of steps per episode (successes and failures).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agent.evaluation.census import census
 from agent.evaluation.results import RUN_FILE, SUMMARY_FILE, read_json_object, read_rows
 from agent.evaluation.summary import SUMMARY_KEYS, summarize
 from contracts.errors import NesyError
+
+KINDS_SHOWN = 8  # failed-interaction kinds listed (the most common over all runs)
 
 
 class ReportError(NesyError):
@@ -115,6 +120,7 @@ def markdown(runs: Sequence[Run], plots: dict[str, str]) -> str:
         body.append([task, *cells])
     lines += _table(["task type", *labels], body)
     lines += _solved_by_all(runs, labels)
+    lines += _steps_went(runs, labels)
     if plots:
         lines += ["", "## Plots", ""]
         lines += [f"![{name}]({path})" for name, path in plots.items()]
@@ -144,6 +150,37 @@ def _solved_by_all(runs: Sequence[Run], labels: list[str]) -> list[str]:
     return lines + [f"Mean steps on the {len(common)} episodes every run solves, against the first run; "
                     "searching: steps taken for a plan step that looks for something the map does not "
                     "hold (what location answers can save).", ""] + _table(["", *labels], table)
+
+
+def _steps_went(runs: Sequence[Run], labels: list[str]) -> list[str]:
+    """Where the Follower's actions went (``census``), when the runs have episode logs."""
+    counts = [census(run.folder, run.rows) for run in runs]
+    if not any(c.episodes for c in counts):
+        return []
+
+    def share(part: int | None, whole: int) -> str:
+        return "-" if part is None or not whole else f"{100 * part / whole:.1f}% ({part})"
+
+    table = [
+        ["episodes with a log", *(str(c.episodes) for c in counts)],
+        ["Follower actions", *(str(c.actions) for c in counts)],
+        ["searching, of the actions", *(share(c.search_steps, c.actions) for c in counts)],
+        ["turns undone by the next action", *(share(c.undone_turns, c.actions) for c in counts)],
+        ["moves blocked", *(str(c.blocked_moves) for c in counts)],
+        ["failed interactions", *(str(sum(c.failed.values())) for c in counts)],
+        ["episodes ended at the step limit", *(str(c.at_step_limit) for c in counts)],
+    ]
+    if all(c.search_steps is None for c in counts):  # Followers that do not count them
+        table = [row for row in table if not row[0].startswith("searching")]
+    lines = ["", "## Where the steps go", "",
+             "From the episode logs: the Follower's actions (not its questions), the share spent searching for "
+             "what its map does not hold, and turns undone by the very next action.", ""]
+    lines += _table(["", *labels], table)
+    kinds = sum((c.failed for c in counts), Counter()).most_common(KINDS_SHOWN)
+    if kinds:
+        lines += ["", "Failed interactions by kind (object ids and numbers left out), the most common:", ""]
+        lines += _table(["kind", *labels], [[f"`{k}`", *(str(c.failed[k]) for c in counts)] for k, _ in kinds])
+    return lines
 
 
 def plot_per_task(runs: Sequence[Run], path: Path) -> Path:
