@@ -1,6 +1,6 @@
 """Hardening of `nesy eval`'s processes (issue 11): no worker (process or Ray) outlives a
-SIGKILL or SIGHUP of the main process, and a worker that dies is one clear line naming its
-episode, after which the same command resumes."""
+SIGKILL or SIGHUP of the main process, a stopped run stops its workers at once, and a worker
+that dies is one clear line naming its episode, after which the same command resumes."""
 
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ def command_line(pid: int) -> str:
         return ""
 
 
-def start_eval(out: Path, *extra: str) -> subprocess.Popen:
-    args = ["eval", BASELINE, "--suite", "tatc", "--split", "valid_unseen", "--out", str(out), *extra]
+def start_eval(out: Path, *extra: str, config: str = BASELINE) -> subprocess.Popen:
+    args = ["eval", config, "--suite", "tatc", "--split", "valid_unseen", "--out", str(out), *extra]
     return subprocess.Popen([sys.executable, "-m", "agent.cli", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True, text=True)
 
@@ -139,4 +139,29 @@ def test_a_killed_worker_is_one_line_naming_its_episode_and_the_run_resumes(tmp_
     else:
         assert named and not set(named) & done, (lines[0], sorted(done))
     assert "killed" in lines[0] and "same command" in lines[0]
+    assert survivors(workers, seconds=10) == []
+
+
+def test_a_stopped_run_stops_its_workers_at_once_not_after_the_episodes_they_run(tmp_path):
+    """SIGTERM while both workers run long episodes (the default Follower's Prepare Breakfast:
+    minutes each): the episodes in flight are not saved anyway, so the run ends now (it used
+    to wait for them, stop 72)."""
+    out = tmp_path / "run"
+    process = start_eval(out, "--task-types", "Prepare Breakfast", "--per-task", "2", "--workers", "2",
+                         config="default")
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while time.monotonic() < deadline and len(workers) < 2 and process.poll() is None:
+            workers = [p for p in descendants(process.pid) if "spawn_main" in command_line(p)]
+            time.sleep(0.2)
+        assert len(workers) == 2, process.poll()
+        time.sleep(20)  # the workers build their agents and start an episode each
+        assert not (out / "episodes.jsonl").is_file() or not read_rows(out / "episodes.jsonl", repair=False)
+        os.kill(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
     assert survivors(workers, seconds=10) == []

@@ -7,7 +7,9 @@ no worker outlives the main process: pool processes watch their parent
 (``workers.watch_parent``) and a Ray instance started here (``--ray local``) is watched by a
 ``guard`` process. A worker that dies (killed, out of memory) stops the run with
 ``WorkerDied`` naming the episode it was running; the finished episodes are saved and the
-same command resumes.
+same command resumes. An interrupted pool stops its workers at once (``_stop``): the episodes
+in flight are not saved anyway, and waiting for them to finish kept a stopped run's two
+workers busy for minutes (a 1,000-step episode of the default Follower, stop 72).
 """
 
 from __future__ import annotations
@@ -117,8 +119,23 @@ def _process_outcomes(workers: int, config_text: str, suite: str, todo: Sequence
                 if queue:
                     submit()
                 yield outcome
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM, SIGHUP), closed early, or failed
+        _stop(pool, processes)
+        raise
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop(pool: Any, processes: dict[int, Any], grace: float = 5.0) -> None:
+    """Stop the pool's worker processes now, not after the episodes they are running."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    alive = [p for p in list(processes.values()) if p.is_alive()]
+    for process in alive:
+        process.terminate()
+    for process in alive:
+        process.join(grace)
+        if process.is_alive():
+            process.kill()
+            process.join(grace)
 
 
 class RayWorker:
