@@ -86,20 +86,36 @@ def survivors(pids: list[int], seconds: float) -> list[str]:
     return left
 
 
-def kill_main_and_check_orphans(tmp_path: Path, sig: signal.Signals, *extra: str, expect: str) -> None:
+def kill_main_and_check_orphans(tmp_path: Path, sig: signal.Signals, *extra: str, expect: str,
+                                config: str = BASELINE, ready=None, exit_within: float = 30.0) -> None:
+    """Start a run, wait until ``ready(out, process)`` (default: one episode finished), send
+    ``sig`` to the main process: it must end within ``exit_within`` seconds, its workers too."""
     out = tmp_path / "run"
-    process = start_eval(out, *extra)
+    process = start_eval(out, *extra, config=config)
     try:
-        wait_for_lines(out / "episodes.jsonl", process, 1)
+        (ready or _one_episode_done)(out, process)
         workers = descendants(process.pid)
         assert any(expect in command_line(p) for p in workers), [command_line(p)[:80] for p in workers]
         os.kill(process.pid, sig)
-        process.wait(timeout=30)
+        process.wait(timeout=exit_within)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     assert survivors(workers, seconds=10) == []
+
+
+def _one_episode_done(out: Path, process: subprocess.Popen) -> None:
+    wait_for_lines(out / "episodes.jsonl", process, 1)
+
+
+def _both_workers_mid_episode(out: Path, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None and \
+            sum("spawn_main" in command_line(p) for p in descendants(process.pid)) < 2:
+        time.sleep(0.2)
+    time.sleep(20)  # the workers build their agents and start an episode each
+    assert not (out / "episodes.jsonl").is_file() or not read_rows(out / "episodes.jsonl", repair=False)
 
 
 def test_process_workers_do_not_outlive_a_killed_main_process(tmp_path):
@@ -146,22 +162,6 @@ def test_a_stopped_run_stops_its_workers_at_once_not_after_the_episodes_they_run
     """SIGTERM while both workers run long episodes (the default Follower's Prepare Breakfast:
     minutes each): the episodes in flight are not saved anyway, so the run ends now (it used
     to wait for them, stop 72)."""
-    out = tmp_path / "run"
-    process = start_eval(out, "--task-types", "Prepare Breakfast", "--per-task", "2", "--workers", "2",
-                         config="default")
-    try:
-        deadline = time.monotonic() + 60
-        workers: list[int] = []
-        while time.monotonic() < deadline and len(workers) < 2 and process.poll() is None:
-            workers = [p for p in descendants(process.pid) if "spawn_main" in command_line(p)]
-            time.sleep(0.2)
-        assert len(workers) == 2, process.poll()
-        time.sleep(20)  # the workers build their agents and start an episode each
-        assert not (out / "episodes.jsonl").is_file() or not read_rows(out / "episodes.jsonl", repair=False)
-        os.kill(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    assert survivors(workers, seconds=10) == []
+    kill_main_and_check_orphans(tmp_path, signal.SIGTERM, "--task-types", "Prepare Breakfast", "--per-task", "2",
+                                "--workers", "2", expect="spawn_main", config="default",
+                                ready=_both_workers_mid_episode, exit_within=20.0)
