@@ -11,7 +11,9 @@ lit burner cooks what is in the pot/pan on it and boils a potato in a pot of wat
 when the pot or the potato is put there while it burns); a toaster toasts bread slices;
 the coffee machine fills a mug in it with coffee; the fridge chills what goes in and
 records it as cooled when closed. Slicing makes the pieces (``piece-of``, declared ahead
-as placeholders) present where the whole was, cooked if it was.
+as placeholders) present where the whole was, cooked if it was. A knife is not put down
+while something marked ``must-slice`` is whole (``slices-pending``; ``planner.knife_kept``
+marks what a plan would otherwise fetch the knife again for).
 
 Grounding cost: a conditional effect quantified over two variables is instantiated for
 every pair of objects for every ground action, so what lies under a tap or in a vessel on a
@@ -50,8 +52,8 @@ DOMAIN = """
   (single ?o) (can-put ?o ?r) (controls ?s ?t) (piece-of ?p ?w)
   (present ?o) (unlocated ?o) (at ?o) (holding ?o) (handempty) (in ?o ?r) (opened ?o) (on ?o)
   (sliced ?o) (dirty ?o) (water ?o) (coffee ?o) (hot ?o) (cold ?o) (cooked ?o) (boiled ?o)
-  (cleaned ?o) (heated ?o) (cooled ?o)
-  (within ?o ?r) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
+  (cleaned ?o) (heated ?o) (cooled ?o) (must-slice ?o)
+  (within ?o ?r) (slices-pending) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
 
  (:derived (within ?o ?r) (or (in ?o ?r) (exists (?m) (and (in ?o ?m) (within ?m ?r)))))
  (:derived (shut-in ?o) (exists (?r) (and (in ?o ?r) (or (and (openable ?r) (not (opened ?r))) (shut-in ?r)))))
@@ -60,6 +62,7 @@ DOMAIN = """
  (:derived (in-water-pot ?x ?s) (exists (?v) (and (pot ?v) (water ?v) (in ?v ?s) (in ?x ?v))))
  (:derived (running ?b) (and (basin ?b) (exists (?f) (and (controls ?f ?b) (on ?f)))))
  (:derived (lit-under ?v) (and (vessel ?v) (exists (?b) (and (burner ?b) (on ?b) (in ?v ?b)))))
+ (:derived (slices-pending) (exists (?w) (and (must-slice ?w) (not (sliced ?w)))))
 
  (:action goto
   :parameters (?o)
@@ -81,7 +84,8 @@ DOMAIN = """
   :parameters (?o ?r)
   :precondition (and (holding ?o) (at ?r) (present ?r) (can-put ?o ?r) (not (shut-in ?r))
                      (or (not (openable ?r)) (opened ?r))
-                     (or (not (single ?r)) (forall (?x) (not (in ?x ?r)))))
+                     (or (not (single ?r)) (forall (?x) (not (in ?x ?r))))
+                     (or (not (knife ?o)) (not (slices-pending))))
   :effect (and (in ?o ?r) (handempty) (not (holding ?o))
                (when (fridge ?r) (cold ?o))
                (when (running ?r) (not (dirty ?o)))

@@ -6,7 +6,9 @@ goal (``planner.goals``), writes the problem (``planner.problem``) and solves it
 domain (``planner.domain``). The plan's interactions become subgoals bound to memory keys
 (walking is the skills' job, so ``goto`` steps vanish, except a last one); a ``search``
 becomes a search subgoal (status SEARCHING: the dialogue manager may ask where it is). A put
-that only empties the hand goes to the surface on the way (``planner.parking``). The
+that only empties the hand goes to the surface on the way (``planner.parking``); a plan
+that would put a knife down and fetch one again to slice more is solved again keeping the
+knife in hand until those are sliced (``planner.knife_kept``). The
 plan is kept while its steps succeed; it is solved again (``replan: true``) when a skill
 fails, when a step's object is a placeholder that now exists (pieces after slicing, a
 found object) or is no longer in memory, and when the plan runs out (an empty plan means
@@ -48,6 +50,7 @@ from planner.domain import DOMAIN, SUBGOAL_OF
 from planner.fast_downward import Solution, solve
 from planner.goals import compile_goal, has_task
 from planner.history import ACTION_OPS, History
+from planner.knife_kept import marked, sliced_after_knife_put
 from planner.parking import repark
 from planner.problem import Problem, build_problem
 from planner.skills import ACTIONS, InteractSkill
@@ -283,13 +286,21 @@ class PddlPlanner(SubgoalPlanner):
         problem = self.problem(goal, state, use_task)
         if problem.trivial:
             return [], ""
+        solution = self._search(problem, start, cpu)
+        if solution.solved and (whole := sliced_after_knife_put(solution.actions, problem, state)):
+            kept = self._search(marked(problem, whole), time.perf_counter(), _cpu_seconds())
+            solution = kept if kept.solved else solution  # (no plan holds the knife throughout)
+        if not solution.solved:
+            return None, f"no plan reaches the goal: {solution.reason}"
+        return repark(steps_of(solution, problem, state), state, problem.goal_keys, self.history.full), ""
+
+
+    def _search(self, problem: Problem, start: float, cpu: float) -> Solution:
         solution = solve(DOMAIN, problem.text)
         self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,
                                         len(solution.actions or ()), solution.solved, problem.text,
                                         (_cpu_seconds() - cpu) * 1000))
-        if not solution.solved:
-            return None, f"no plan reaches the goal: {solution.reason}"
-        return repark(steps_of(solution, problem, state), state, problem.goal_keys, self.history.full), ""
+        return solution
 
 
 def described_steps(subgoals: Sequence[Subgoal]) -> int:

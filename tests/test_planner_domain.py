@@ -122,3 +122,16 @@ def test_a_search_that_proves_the_goal_unreachable_is_no_plan_not_an_error(monke
     problem = f"(define (problem t) (:domain household) (:objects a b c d) (:init {BASE} (pickupable b) (at b)) (:goal (holding b)))"
     solution = fd._solve(DOMAIN, problem, 5.0)
     assert not solution.solved and "no plan exists" in solution.reason
+
+
+def test_a_knife_stays_in_hand_while_something_marked_must_slice_is_whole():
+    # the knife must end in d and the pieces of b and c are wanted; b and c marked must-slice
+    init = ("(handempty) (present a) (present b) (present c) (present d) (pickupable a) (knife a)"
+            " (sliceable b) (sliceable c) (receptacle d) (can-put a d)")
+    goal = "(and (sliced b) (sliced c) (in a d))"
+    steps = plan(init + " (must-slice b) (must-slice c)", goal)
+    assert steps.index(("slice", "b", "a")) < steps.index(("put", "a", "d"))
+    assert steps.index(("slice", "c", "a")) < steps.index(("put", "a", "d"))
+    # with nothing marked the put is free; marked but sliced already, too
+    assert plan(init, "(in a d)") == [("goto", "a"), ("pickup", "a"), ("goto", "d"), ("put", "a", "d")]
+    assert plan(init + " (must-slice b) (sliced b)", "(in a d)") is not None
