@@ -38,9 +38,8 @@ class Goal:
     task: TaskSpec | None = None
     subgoals: tuple[Subgoal, ...] = ()
     # (object type, memory key): the instance the Commander picked for a type in answer to a
-    # reference question ("Which mug?" -> "The dirty one."), or by placing the receptacle of a
-    # put it said again; planners bind that type to it while it is in memory. At most one key
-    # per type; the dialogue adds it, nothing else.
+    # reference question ("Which mug?" -> "The dirty one."); planners bind that type to it
+    # while it is in memory. At most one key per type; the dialogue adds it, nothing else.
     preferred: tuple[tuple[str, str], ...] = ()
 
     @property

@@ -121,15 +121,13 @@ class Binder:
     def receptacles(self, kind: Callable[[str], bool], label: str) -> list[str]:
         """Every receptacle of a kind (any of them will do) seen in more than one frame, else
         the glimpsed ones (a dresser seen once in a kitchen is most likely a phantom); a
-        placeholder if none is known. The one the Commander picked (``Goal.preferred``), if
-        it is one of them, alone: told of the plate in the cabinet, not any plate."""
+        placeholder if none is known."""
         found = [k for k in self.state.present(lambda t: kind(t) and knowledge.has(t, "receptacle"))]
         if not found:
             if label in self.history.not_found:
                 raise GoalError(f"no {label} to be found: searched everywhere it could be", label)
             found = [self.state.add_unlocated(label)]
-        found = [k for k in found if self.preferred.get(self.state.types.get(k, "")) == k] \
-            or [k for k in found if k not in self.state.glimpsed] or found
+        found = [k for k in found if k not in self.state.glimpsed] or found
         found = found[:6]
         self.goal.keys.update(found)
         return found

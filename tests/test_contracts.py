@@ -182,3 +182,15 @@ def test_the_teach_task_table_matches_the_task_library():
     assert positional_params(put.definition, {"X": "Pencil", "Y": "Drawer"}) == ("Pencil", None, "Drawer")
     with pytest.raises(ValueError, match="no parameter"):
         positional_params(put.definition, {"Z": 1})
+
+
+def test_goal_prefer_replaces_a_pick_and_leaves_a_goal_whose_pick_stands_as_it_is():
+    """Picked already, the same pick changes nothing (a changed goal would interrupt the
+    skill doing the step): the picks keep their order."""
+    from contracts.language import TaskSpec
+    from contracts.planning import Goal
+
+    goal = Goal(TaskSpec(teach_task="Sandwich")).prefer("Plate", "Plate#2").prefer("Bread", "Bread#1")
+    assert goal.preferred == (("Plate", "Plate#2"), ("Bread", "Bread#1"))
+    assert goal.prefer("Plate", "Plate#2") is goal
+    assert goal.prefer("Plate", "Plate#1").preferred == (("Bread", "Bread#1"), ("Plate", "Plate#1"))

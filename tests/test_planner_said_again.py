@@ -92,17 +92,3 @@ def test_a_put_said_again_before_the_follower_did_it_is_a_reminder_not_one_more(
     again = Goal(None, (put, put, on, put))  # said again after it was done
     p.skill(p.plan(again, inside).steps[0], inside, None)  # the switch handed out and done
     assert ("PutObject", "Other", "Machine") in actions(p.plan(again, inside))
-
-
-def test_a_put_binds_the_receptacle_the_commander_picked():
-    """"Put a slice of bread on the plate." with the plate in the cabinet picked
-    (``Goal.preferred``): onto that plate, not the nearer one on the counter; with none
-    picked, the nearer one does."""
-    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
-                    ("Near", "Plate", (0.2, 1.0, 1.0), "Counter", {}),
-                    ("Cabinet", "Cabinet", (-1.5, 0.5, 1.0), None, {"is_open": True}),
-                    ("Far", "Plate", (-1.5, 0.5, 1.0), "Cabinet", {}),
-                    ("Slice", "BreadSliced", (0.1, 1.0, 1.0), "Counter", {})])
-    put = Goal(None, (Subgoal("PutObject", "BreadSliced", "Plate"),))
-    assert ("PutObject", "Slice", "Near") in actions(planner().plan(put, scene))
-    assert ("PutObject", "Slice", "Far") in actions(planner().plan(put.prefer("Plate", "Far"), scene))

@@ -42,8 +42,6 @@ class IntentReader:
         self.answers: list[Intent] = []  # the answers among the utterances read last
         self.mentioned: set[str] = set()  # object types the utterances read last instruct about or locate
         self.repeated: set[str] = set()  # ... the objects of state steps among them given before
-        self.reput: set[str] = set()  # ... the receptacles of put steps among them given before
-        self.located: list[Intent] = []  # the location hints among them
 
     def briefing_goal(self, briefing: FollowerBriefing) -> Goal:
         """The task and steps of the briefing. Walks after the last manipulation ("Walk back
@@ -61,8 +59,8 @@ class IntentReader:
     def read(self, utterances: Sequence[str], goal: Goal) -> tuple[Goal, list[LocationHint]]:
         """The goal after these utterances, and the location hints they gave."""
         hints: list[LocationHint] = []
-        self.answers, self.located = [], []
-        self.mentioned, self.repeated, self.reput = set(), set(), set()
+        self.answers = []
+        self.mentioned, self.repeated = set(), set()
         for text in utterances:
             context = ParseContext(task_known=goal.task is not None, last_target=self.last_target)
             for intent in self.parser.parse(text, context):
@@ -78,11 +76,8 @@ class IntentReader:
                 self.mentioned.add(intent.location.object)
             self.repeated.update(sg.object for sg in intent.subgoals
                                  if sg.object and sg.action in STATE_STEPS and sg in goal.subgoals)
-            self.reput.update(sg.receptacle for sg in intent.subgoals
-                              if sg.receptacle and sg.action == "PutObject" and sg in goal.subgoals)
         if intent.location is not None and intent.location.object:
             hints.append(intent.location)
-            self.located.append(intent)
             self.last_target = intent.location.object
         if intent.act == Act.ANSWER:
             self.answers.append(intent)
@@ -93,22 +88,6 @@ class IntentReader:
         if intent.subgoals:
             goal = replace(goal, subgoals=goal.subgoals + tuple(intent.subgoals))
             self.last_target = intent.subgoals[-1].object or self.last_target
-        return goal
-
-    def referred(self, goal: Goal, belief: Belief) -> Goal:
-        """The goal with the receptacle of a put said again picked where the same words place
-        it ("Put two slices of bread on the plate. There is a plate in the top cabinet."):
-        said again, the put did not count where the Follower made it, and the Commander's
-        plate is the one the task wants (a clean one; TATC 0216 put every slice on a dirty
-        plate in the sink while told five times of the one in the cabinet). Only when the
-        place singles out one instance of the type (``dialogue.reference.select``)."""
-        for intent in self.located:
-            kind = intent.location.object
-            if kind not in self.reput or not intent.location.place:
-                continue
-            key = select(tuple(i.key for i in belief.memory.of_type(kind)), [intent], belief)
-            if key is not None:
-                goal = goal.prefer(kind, key)
         return goal
 
     def answered(self, question: Question | None, goal: Goal, belief: Belief) -> Goal:

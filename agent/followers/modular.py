@@ -122,7 +122,7 @@ class ModularFollower(Follower):
         if heard:
             self.heard_since_question = True
             self.heard += len(heard)
-            goal = self.reader.referred(self.reader.answered(self.question, goal, belief), belief)
+            goal = self.reader.answered(self.question, goal, belief)
             stalled = self.plan is not None and self.plan.status.state in (PlannerState.IDLE, PlannerState.FAILING)
             told = set(self.reader.mentioned)
             if stalled and told and self.failure is not None and self.failure.step.subgoal.object:
