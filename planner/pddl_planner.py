@@ -294,7 +294,6 @@ class PddlPlanner(SubgoalPlanner):
             return None, f"no plan reaches the goal: {solution.reason}"
         return repark(steps_of(solution, problem, state), state, problem.goal_keys, self.history.full), ""
 
-
     def _search(self, problem: Problem, start: float, cpu: float) -> Solution:
         solution = solve(DOMAIN, problem.text)
         self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,

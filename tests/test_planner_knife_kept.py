@@ -6,6 +6,7 @@ from __future__ import annotations
 from planner_scenes import belief
 from test_planner_problem import planner
 
+import planner.pddl_planner as pddl_planner
 from contracts.language import TaskSpec
 from contracts.planning import Goal
 from planner.fast_downward import Solution
@@ -42,38 +43,37 @@ def test_marked_adds_the_facts_to_the_init_section_only():
     assert text.count("must-slice") == 2
 
 
-
 def test_the_planner_solves_again_with_the_knife_kept_and_falls_back_when_that_fails(monkeypatch):
-    import planner.pddl_planner as pddl_planner
-
     texts: list[str] = []
     built: list[Problem] = []
 
-    def planner_with(second: Solution) -> pddl_planner.PddlPlanner:
+    def planner_with(second_solved: bool) -> pddl_planner.PddlPlanner:
+        """A planner whose searches are scripted: first a plan that fetches the knife again,
+        then (with knives kept) a one-step plan, or none."""
         p = planner()
         problem = p.problem
         p.problem = lambda *args, **kwargs: built.append(problem(*args, **kwargs)) or built[-1]
 
         def solve(domain: str, text: str) -> Solution:
             texts.append(text)
-            if "must-slice" in text:
-                return second
             name = {key: name for name, key in built[-1].keys.items()}
-            knife, counter = name["Knife"], name["Counter"]
-            return Solution((("pickup", knife), ("slice", name["Bread"], knife), ("put", knife, counter),
+            knife = name["Knife"]
+            if "must-slice" in text:
+                return Solution((("pickup", knife),)) if second_solved else Solution(None, "no plan")
+            return Solution((("pickup", knife), ("slice", name["Bread"], knife), ("put", knife, name["Counter"]),
                              ("pickup", knife), ("slice", name["Lettuce"], knife)))
         monkeypatch.setattr(pddl_planner, "solve", solve)
         return p
 
     goal = Goal(TaskSpec(teach_task="Sandwich", teach_params={}))
-    p = planner_with(Solution((("pickup", "o1"),)))
+    p = planner_with(second_solved=True)
     steps = p.plan(goal, belief(SCENE)).steps
     assert len(texts) == 2 and "must-slice" not in texts[0]
     name = {key: name for name, key in built[-1].keys.items()}
     assert f"(must-slice {name['Lettuce']})" in texts[1] and f"(must-slice {name['Bread']})" not in texts[1]
     assert [r.solved for r in p.records] == [True, True] and len(steps) == 1  # the second plan
     texts.clear()
-    p = planner_with(Solution(None, "no plan"))
+    p = planner_with(second_solved=False)
     steps = p.plan(goal, belief(SCENE)).steps
     assert len(texts) == 2
     assert [s.subgoal.action for s in steps] == ["PickupObject", "SliceObject", "PutObject", "PickupObject",
