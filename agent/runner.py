@@ -77,13 +77,15 @@ class EpisodeLog:
         self.data: dict[str, Any] = {"episode": episode_to_dict(episode), "interactions": []}
 
     def add(self, agent_id: int, action: str, step: int, success: bool, error: str,
-            target: dict | None = None, utterance: str = "") -> None:
+            target: dict | None = None, utterance: str = "", meant: str = "") -> None:
         entry = {"agent_id": agent_id, "action": action, "time_step": step, "success": success,
                  "errorMessage": error}
         if utterance:
             entry["utterance"] = utterance
         if target:
             entry.update({k: v for k, v in target.items() if k in ("x", "y", "objectId", "receptacleObjectId")})
+        if meant:
+            entry["meant"] = meant
         self.data["interactions"].append(entry)
 
 
@@ -175,7 +177,8 @@ def run_episode(
             observation = result.observation
             continue
         result = sim.step(FOLLOWER, action.action, **action.target)
-        log.add(FOLLOWER, action.action, sim.steps, result.success, result.error_message, action.target)
+        log.add(FOLLOWER, action.action, sim.steps, result.success, result.error_message, action.target,
+                meant=action.meant)
         observation = result.observation
         steps += 1
         failed += not result.success

@@ -27,6 +27,9 @@ class FollowerAction:
     action: str
     target: dict[str, Any] = field(default_factory=dict)
     utterance: str = ""
+    # the object type a click is meant for, as the Follower believes it (a put's: the
+    # receptacle); written to the episode log for `nesy clicks`, never read by the simulator
+    meant: str = ""
 
     @classmethod
     def say(cls, text: str) -> FollowerAction:

@@ -157,7 +157,8 @@ class ModularFollower(Follower):
                 self.last_action = result.action
                 self.steps += 1
                 self.search_steps += self.current.search
-                return FollowerAction(result.action.action, dict(result.action.target))
+                return FollowerAction(result.action.action, dict(result.action.target),
+                                      meant=_meant(result.action, belief))
             self.skill = None
             if result.state == SkillState.SUCCEEDED:
                 self.failure = None
@@ -212,3 +213,11 @@ class ModularFollower(Follower):
         self.heard_since_question = False
         self.question, self.finished = question, []
         return FollowerAction.say(self.generator.ask(question).text)
+
+
+def _meant(action: LowLevelAction, belief: Belief) -> str:
+    """The type a click is meant for as the memory holds it (a put's or a pour's receptacle);
+    "" for actions without a believed target."""
+    key = action.receptacle_key if action.action in ("Place", "Pour") else action.object_key
+    instance = belief.memory.instances.get(key or "")
+    return instance.object_type if instance is not None and "x" in action.target else ""
