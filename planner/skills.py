@@ -25,6 +25,7 @@ from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
 from planner import knowledge
 from planner.clicking import (
+    basin_inside,
     believed_detection,
     click_point,
     find_target,
@@ -131,6 +132,8 @@ class InteractSkill(Skill):
             move = free_spot(instance, belief, self.camera)  # not down onto what is already there
             if move is not None:
                 return self._step_aside(move, hold=True)  # the navigator would undo the look: stay here for the put
+        if name == "Place" and instance.object_type in knowledge.BASINS and observation.depth is not None:
+            detection = basin_inside(detection, depth_to_points(observation.depth, belief.pose, self.camera))
         point = self._under_vessel(name, instance, observation, belief, detections) \
             or ray_click(instance, detection.mask, belief, self.camera, affordance, tuple(self.avoid))
         if point is None and self.moves < MAX_MOVES:  # no clean click from here: step to a better view
