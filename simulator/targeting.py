@@ -52,6 +52,11 @@ def attach_frames(world: World, provider: FrameProvider | None) -> None:
         _FRAMES[world] = provider
 
 
+def attached_frames(world: World) -> FrameProvider | None:
+    """The provider ``attach_frames`` gave ``world`` (None: clicks resolve by rays)."""
+    return _FRAMES.get(world)
+
+
 
 
 @dataclass(frozen=True)
@@ -129,7 +134,7 @@ def resolve_target(world: World, agent_index: int, spec, args: dict) -> tuple[Ta
             return Target.none(), f"Click position must be two numbers in [0, 1], got {args['x']!r}, {args['y']!r}"
         if not (0.0 <= x <= 1.0 and 0.0 <= y <= 1.0):
             return Target.none(), f"Click position ({x:g}, {y:g}) is outside the frame [0, 1] x [0, 1]"
-        provider = _FRAMES.get(world)
+        provider = attached_frames(world)
         if provider is not None:
             obj = rendered_object_at(world, agent_index, x, y, spec.affordance, provider(world, agent_index))
         else:

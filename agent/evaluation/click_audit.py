@@ -8,7 +8,7 @@ the ``modular`` Follower logs; "?" in logs without it), the type drawn under the
 pixel ("-": nothing but the room), and, when the simulator accepted the action, the type
 it acted on (a put's: the receptacle the thing landed in). A click is **off** when it was
 accepted but acted on another type than the one meant (a sink basin and the sink around
-it are one kind, as for the planner): the put meant for the sink that landed on the
+it are one kind, as ``planner.knowledge.ALIASES`` has them): the put meant for the sink that landed on the
 counter beside it, the pickup of a mug meant as the pot. An offline check: it reads ground
 truth, so it lives here, never in a Follower.
 """
@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from agent.evaluation.replay import TARGET_KEYS, load_log
+from planner.knowledge import ALIASES
 
-ALIKE = ({"Sink", "SinkBasin"}, {"Bathtub", "BathtubBasin"})  # one kind to a click (planner.knowledge.ALIASES)
 _NUMBERS = re.compile(r"\s*at \([-\d., ]+\)|\S+\|\S+\s*")  # click points and object ids in error messages
 
 
@@ -48,7 +48,7 @@ class Click:
         """Accepted, but on another kind of thing than the one meant."""
         if self.failed or self.meant == "?":
             return False
-        return self.acted != self.meant and not any({self.acted, self.meant} <= kinds for kinds in ALIKE)
+        return self.acted != self.meant and ALIASES.get(self.acted) != self.meant
 
 
 @dataclass
@@ -86,15 +86,15 @@ class ClickAudit:
 
 def audit_log(log: dict[str, Any], into: ClickAudit) -> None:
     """Re-simulate one episode log and add its Follower clicks to ``into``."""
-    from agent.evaluation.replay import _Settings
+    from agent.evaluation.replay import LogSettings
     from simulator.actions import ACTIONS
     from simulator.episodes.model import episode_from_dict
     from simulator.sim import COMMANDER, FOLLOWER, Simulator
-    from simulator.targeting import _FRAMES, resolve_target
+    from simulator.targeting import attached_frames, resolve_target
 
     episode = episode_from_dict(log["episode"])
     settings = dict(log.get("simulator") or {})
-    sim = Simulator(_Settings(**settings) if settings else None)
+    sim = Simulator(LogSettings(**settings) if settings else None)
     try:
         sim.reset(episode.start)
         for index, entry in enumerate(log["interactions"], 1):
@@ -108,7 +108,7 @@ def audit_log(log: dict[str, Any], into: ClickAudit) -> None:
             if agent == FOLLOWER and "x" in entry and "y" in entry and action in ACTIONS:
                 world = sim.world
                 target, _ = resolve_target(world, FOLLOWER, ACTIONS[action], {"x": entry["x"], "y": entry["y"]})
-                provider = _FRAMES.get(world)
+                provider = attached_frames(world)
                 under = _drawn_at(world, provider(world, FOLLOWER), entry["x"], entry["y"]) if provider else "?"
                 click = (target.obj.object_type if target.obj is not None else "", under)
             result = sim.step(FOLLOWER if agent == FOLLOWER else agent, action,

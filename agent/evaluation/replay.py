@@ -184,7 +184,7 @@ def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int 
     if follower_map is not None and settings.get("render") != "egl":
         raise ReplayError("the Follower's map is built from its depth frames: this episode was not run with "
                           "simulator.render=egl (or EGL is unavailable here)")
-    sim = Simulator(_Settings(**settings) if settings else None)
+    sim = Simulator(LogSettings(**settings) if settings else None)
     observation = sim.reset(episode.start)
     mapping_panel = _FollowerMap(sim, episode, *follower_map) if follower_map is not None else None
     if mapping_panel is not None:
@@ -242,7 +242,9 @@ def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int 
 
 
 @dataclass(frozen=True)
-class _Settings:
+class LogSettings:
+    """The simulator settings an episode log records (its "simulator" entry)."""
+
     render: str = "none"
     width: int = 300
     height: int = 300
