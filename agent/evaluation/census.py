@@ -45,9 +45,14 @@ class Census:
 
 def error_kind(action: str, message: str) -> str:
     """``action: message`` without object ids and numbers, so that failures of one kind count together."""
+    return f"{action}: {plain_error(message)}".rstrip(": ")
+
+
+def plain_error(message: str) -> str:
+    """A simulator error message without object ids and numbers (the id's type stays)."""
     text = re.sub(r"(\w+)\|\S+", r"\1", message)  # "Cabinet|+00.65|+00.48|+00.24" -> "Cabinet"
     text = re.sub(r"\(?-?\d[\d.]*(?:,\s*-?\d[\d.]*)*\)?", "", text)
-    return f"{action}: {' '.join(text.split())}".rstrip(": ")
+    return " ".join(text.split())
 
 
 def census(folder: Path, rows: Iterable[dict[str, Any]]) -> Census:

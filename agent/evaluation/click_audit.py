@@ -15,16 +15,14 @@ truth, so it lives here, never in a Follower.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.evaluation.replay import TARGET_KEYS, load_log
+from agent.evaluation.census import plain_error
+from agent.evaluation.replay import LogSettings, load_log, logged_steps
 from planner.knowledge import ALIASES
-
-_NUMBERS = re.compile(r"\s*at \([-\d., ]+\)|\S+\|\S+\s*")  # click points and object ids in error messages
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,7 @@ class Click:
     meant: str  # the type the Follower meant ("?" when the log does not say)
     under: str  # the type drawn under the click's pixel ("-": none)
     acted: str  # the type the simulator acted on ("" when it refused the action)
-    error: str  # the simulator's message when it refused, object ids and points left out
+    error: str  # the simulator's message when it refused, without object ids and numbers (census.plain_error)
 
     @property
     def failed(self) -> bool:
@@ -86,10 +84,9 @@ class ClickAudit:
 
 def audit_log(log: dict[str, Any], into: ClickAudit) -> None:
     """Re-simulate one episode log and add its Follower clicks to ``into``."""
-    from agent.evaluation.replay import LogSettings
     from simulator.actions import ACTIONS
     from simulator.episodes.model import episode_from_dict
-    from simulator.sim import COMMANDER, FOLLOWER, Simulator
+    from simulator.sim import FOLLOWER, Simulator
     from simulator.targeting import attached_frames, resolve_target
 
     episode = episode_from_dict(log["episode"])
@@ -97,30 +94,22 @@ def audit_log(log: dict[str, Any], into: ClickAudit) -> None:
     sim = Simulator(LogSettings(**settings) if settings else None)
     try:
         sim.reset(episode.start)
-        for index, entry in enumerate(log["interactions"], 1):
-            agent, action = entry.get("agent_id"), entry.get("action")
-            if action == "Text":
-                sim.say(COMMANDER if agent == COMMANDER else FOLLOWER, entry.get("utterance", ""))
+        for index, entry, apply in logged_steps(sim, log, into.divergences, f"{episode.episode_id} "):
+            if apply is None:
                 continue
-            if action == "Stop":
-                continue
-            click = None
-            if agent == FOLLOWER and "x" in entry and "y" in entry and action in ACTIONS:
+            action, click = entry.get("action"), None
+            if entry.get("agent_id") == FOLLOWER and "x" in entry and "y" in entry and action in ACTIONS:
                 world = sim.world
                 target, _ = resolve_target(world, FOLLOWER, ACTIONS[action], {"x": entry["x"], "y": entry["y"]})
                 provider = attached_frames(world)
                 under = _drawn_at(world, provider(world, FOLLOWER), entry["x"], entry["y"]) if provider else "?"
                 click = (target.obj.object_type if target.obj is not None else "", under)
-            result = sim.step(FOLLOWER if agent == FOLLOWER else agent, action,
-                              **{k: entry[k] for k in TARGET_KEYS if k in entry})
-            if bool(result.success) != bool(entry.get("success", True)):
-                into.divergences.append(f"{episode.episode_id} interaction {index} ({action}): logged "
-                                        f"success={entry.get('success')}, replayed success={result.success}")
+            result = apply()
             if click is not None:
                 into.clicks.append(Click(
-                    episode.episode_id, int(entry.get("time_step", index)), action, entry.get("meant") or "?",
-                    click[1], click[0] if result.success else "",
-                    "" if result.success else _NUMBERS.sub("", result.error_message or "").strip(),
+                    episode.episode_id, int(entry.get("time_step", index)), action, entry.get("meant") or "?", click[1],
+                    click[0] if result.success else "",
+                    "" if result.success else plain_error(result.error_message or ""),
                 ))
     finally:
         sim.close()

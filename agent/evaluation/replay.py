@@ -18,7 +18,9 @@ import base64
 import html
 import json
 import textwrap
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -170,7 +172,7 @@ def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int 
     names whose map of the Follower's observations is drawn beside the views."""
     from simulator import render
     from simulator.episodes.model import episode_from_dict
-    from simulator.sim import COMMANDER, FOLLOWER, Simulator
+    from simulator.sim import FOLLOWER, Simulator
 
     episode = episode_from_dict(log["episode"])
     settings = dict(log.get("simulator") or {})
@@ -204,30 +206,21 @@ def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int 
     try:
         frame(f"start (0/{len(interactions)})")
         motions = 0
-        for index, entry in enumerate(interactions, 1):
+        for index, entry, apply in logged_steps(sim, log, replay.divergences):
             agent, action = entry.get("agent_id"), entry.get("action")
             event = f"{index}/{len(interactions)}  {_describe(entry)}"
             if action == "Text":
                 speaker = AGENT_NAMES.get(agent, str(agent))
                 text = entry.get("utterance", "")
-                sim.say(COMMANDER if agent == COMMANDER else FOLLOWER, text)
                 for piece in textwrap.wrap(f"{speaker}: {text}", 92) or [""]:
                     said.append(piece)
                 replay.dialogue.append((len(replay.frames), speaker, text))
+            if apply is None:
                 frame(event)
                 continue
-            if action == "Stop":
-                frame(event)
-                continue
-            target = {k: entry[k] for k in TARGET_KEYS if k in entry}
-            result = sim.step(FOLLOWER if agent == FOLLOWER else agent, action, **target)
+            result = apply()
             if mapping_panel is not None and agent == FOLLOWER:
                 mapping_panel.observe(result.observation)
-            if bool(result.success) != bool(entry.get("success", True)):
-                replay.divergences.append(
-                    f"interaction {index} ({action}): logged success={entry.get('success')}, "
-                    f"replayed success={result.success} {result.error_message}".strip()
-                )
             motions += 1
             if motions % stride == 0 or not result.success or index == len(interactions):
                 frame(event)
@@ -239,6 +232,32 @@ def replay_log(log: dict[str, Any], egocentric: bool | None = None, stride: int 
         drawer.close()
         sim.close()
     return replay
+
+
+def logged_steps(sim: Any, log: dict[str, Any], divergences: list[str],
+                 label: str = "") -> Iterator[tuple[int, dict[str, Any], Callable[[], Any] | None]]:
+    """The log's interactions in order, on ``sim`` reset to the log's start: (index from 1,
+    entry, apply). An utterance is said to ``sim`` before it is yielded; it and a Stop come
+    with ``apply`` None. For any other action ``apply()`` steps ``sim`` as logged and returns
+    the result, adding to ``divergences`` (each starting with ``label``) when the action
+    succeeds or fails otherwise than logged."""
+    from simulator.sim import COMMANDER, FOLLOWER
+
+    for index, entry in enumerate(log["interactions"], 1):
+        agent, action = entry.get("agent_id"), entry.get("action")
+        if action == "Text":
+            sim.say(COMMANDER if agent == COMMANDER else FOLLOWER, entry.get("utterance", ""))
+        yield index, entry, None if action in ("Text", "Stop") else partial(
+            _apply_logged, sim, index, entry, divergences, label)
+
+
+def _apply_logged(sim: Any, index: int, entry: dict[str, Any], divergences: list[str], label: str) -> Any:
+    agent, action = entry.get("agent_id"), entry.get("action")
+    result = sim.step(agent, action, **{k: entry[k] for k in TARGET_KEYS if k in entry})
+    if bool(result.success) != bool(entry.get("success", True)):
+        divergences.append(f"{label}interaction {index} ({action}): logged success={entry.get('success')}, "
+                           f"replayed success={result.success} {result.error_message}".strip())
+    return result
 
 
 @dataclass(frozen=True)
