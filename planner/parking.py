@@ -12,7 +12,8 @@ walk shortest: from where the step before it acts to the surface, then on to whe
 after it acts, measured to the instances' footprints. A put is moved only when nothing
 depends on where the thing lands: neither the thing nor the receptacle is named by the
 goal, no other step of the plan acts on the receptacle, and the put does nothing but put
-(an open surface, or a basin under no tap that is running or turned on in the plan). The new
+(an open surface, or a basin under no tap that is running or turned on in the plan: the tap
+that rinses a plate in the sink does not pin the knife's put to a bathtub basin). The new
 surface is one such a thing usually goes on (``problem.sensible``), seen in more than one
 frame, not shut in, not full, and acted on by no other step.
 """
@@ -72,7 +73,7 @@ def _free_put(steps: list[PlannedSubgoal], i: int, state: SymbolicState, goal_ke
         return False
     taps = {f[1] for f in state.facts if f[0] == "controls" and f[2] == target}
     return not any(state.holds("on", tap) for tap in taps) and not any(
-        s.subgoal.action == "ToggleObjectOn" and state.holds("faucet", s.object_key) for s in steps)
+        s.subgoal.action == "ToggleObjectOn" and s.object_key in taps for s in steps)
 
 
 def _takes(key: str, item: str, steps: list[PlannedSubgoal], state: SymbolicState, full: set[str]) -> bool:

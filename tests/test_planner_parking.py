@@ -69,6 +69,11 @@ def test_a_put_something_depends_on_stays():
     # a basin whose tap the plan turns on washes (or fills) what goes in
     washing = [*plan_after_slicing("Tub", "BathtubBasin"), PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Faucet")]
     assert repark(washing, state(), frozenset(), set())[2].receptacle_key == "Tub"
+    # ... but not the tap of another basin (the sink's, rinsing a plate: TATC 0218's knife went to a phantom tub)
+    sink = [*SCENE, ("Sink", "SinkBasin", (-1.0, 0.8, 1.0), None, {}), ("Tap", "Faucet", (-1.0, 1.1, 1.3), None, {})]
+    rinsing = [*plan_after_slicing("Tub", "BathtubBasin"), PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Tap")]
+    assert ("controls", "Tap", "Sink") in state(sink).facts and ("controls", "Tap", "Tub") not in state(sink).facts
+    assert repark(rinsing, state(sink), frozenset(), set())[2].receptacle_key == "Near"
     # the near counter is full, or seen in one frame only: nothing else is on the way
     assert repark(plan, state(), frozenset(), {"Near"})[2].receptacle_key == "Far"
     glimpsed = state()
