@@ -52,19 +52,6 @@ def test_faucet_cleans_fills_and_records_what_is_in_its_basin():
     assert ("toggle-on", "c") not in plan(running, "(and (not (dirty a)) (water a))")
 
 
-def test_nothing_goes_onto_what_lies_in_a_basin():
-    # a rinsed plate (c) in the sink (b): the apple (a) goes on it once it is out, on the counter (d)
-    init = BASE + (" (pickupable a) (pickupable c) (receptacle c) (basin b) (receptacle b) (receptacle d)"
-                   " (can-put a c) (can-put c b) (can-put c d) (in c b) (in-basin c)")
-    steps = plan(init, "(in a c)")
-    assert steps.index(("put", "c", "d")) < steps.index(("put", "a", "c"))
-    put_in_sink = plan(BASE + " (pickupable a) (pickupable c) (receptacle c) (basin b) (receptacle b)"
-                       " (can-put a c) (can-put c b)", "(and (in c b) (in a c))")
-    assert put_in_sink.index(("put", "a", "c")) < put_in_sink.index(("put", "c", "b"))  # filled, then into the basin
-    assert plan(BASE + " (pickupable a) (receptacle c) (basin b) (in c b) (in-basin c) (can-put a c)",
-                "(in a c)") is None  # what cannot be taken out of the basin takes nothing
-
-
 def test_microwave_heats_only_when_closed_and_cannot_open_while_on():
     init = BASE + " (pickupable a) (cookable a) (microwave b) (receptacle b) (openable b) (toggleable b) (can-put a b)"
     steps = plan(init, "(and (cooked a) (heated a))")

@@ -47,17 +47,6 @@ def test_a_faucet_not_seen_yet_feeds_the_basin_that_is_known():
     assert ("PutObject", "Mug", "Basin") in [(s.subgoal.action, s.object_key, s.receptacle_key) for s in plan.steps]
 
 
-def test_a_plate_in_the_sink_is_taken_out_before_anything_goes_on_it():
-    scene = belief([COUNTER, ("Apple", "Apple", (0.3, 1.0, 1.0), "Counter", {}),
-                    ("Basin", "SinkBasin", (-0.8, 0.8, 1.0), None, {}),
-                    ("Plate", "Plate", (-0.8, 0.85, 1.0), "Basin", {"is_dirty": False})])
-    assert ("in-basin", "Plate") in symbolic_state(scene, History()).facts
-    plan = planner().plan(Goal(TaskSpec(teach_task="Put All X On Y", teach_params={"X": "Apple", "Y": "Plate"})),
-                          scene)
-    puts = [(s.object_key, s.receptacle_key) for s in plan.steps if s.subgoal.action == "PutObject"]
-    assert puts == [("Plate", "Counter"), ("Apple", "Plate")]
-
-
 def test_a_water_carrier_searched_in_vain_gives_way_to_the_next_kind():
     p = planner()
     p.history.not_found.add("Cup")
