@@ -13,11 +13,7 @@ the coffee machine fills a mug in it with coffee; the fridge chills what goes in
 records it as cooled when closed. Slicing makes the pieces (``piece-of``, declared ahead
 as placeholders) present where the whole was, cooked if it was. A knife is not put down
 while something marked ``must-slice`` is whole (``slices-pending``; ``planner.knife_kept``
-marks what a plan would otherwise fetch the knife again for). Nothing is put into or onto
-what lies in a sink or bathtub basin (``in-basin``, set by a put into a basin, cleared by a
-pickup): a plate left in the sink after rinsing is taken out
-before the toast goes on it, as people do; clicks on a plate in a basin landed on the
-faucet, the basin or the counter (``nesy clicks``, stop 74).
+marks what a plan would otherwise fetch the knife again for).
 
 Grounding cost: a conditional effect quantified over two variables is instantiated for
 every pair of objects for every ground action, so what lies under a tap or in a vessel on a
@@ -57,8 +53,7 @@ DOMAIN = """
   (present ?o) (unlocated ?o) (at ?o) (holding ?o) (handempty) (in ?o ?r) (opened ?o) (on ?o)
   (sliced ?o) (dirty ?o) (water ?o) (coffee ?o) (hot ?o) (cold ?o) (cooked ?o) (boiled ?o)
   (cleaned ?o) (heated ?o) (cooled ?o) (must-slice ?o)
-  (within ?o ?r) (slices-pending) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s)
-  (in-basin ?o))
+  (within ?o ?r) (slices-pending) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
 
  (:derived (within ?o ?r) (or (in ?o ?r) (exists (?m) (and (in ?o ?m) (within ?m ?r)))))
  (:derived (shut-in ?o) (exists (?r) (and (in ?o ?r) (or (and (openable ?r) (not (opened ?r))) (shut-in ?r)))))
@@ -82,16 +77,16 @@ DOMAIN = """
  (:action pickup
   :parameters (?o)
   :precondition (and (at ?o) (handempty) (pickupable ?o) (present ?o) (not (shut-in ?o)))
-  :effect (and (holding ?o) (not (handempty)) (not (in-basin ?o))
+  :effect (and (holding ?o) (not (handempty))
                (forall (?r) (when (in ?o ?r) (not (in ?o ?r))))))
 
  (:action put
   :parameters (?o ?r)
-  :precondition (and (holding ?o) (at ?r) (present ?r) (can-put ?o ?r) (not (shut-in ?r)) (not (in-basin ?r))
+  :precondition (and (holding ?o) (at ?r) (present ?r) (can-put ?o ?r) (not (shut-in ?r))
                      (or (not (openable ?r)) (opened ?r))
                      (or (not (single ?r)) (forall (?x) (not (in ?x ?r))))
                      (or (not (knife ?o)) (not (slices-pending))))
-  :effect (and (in ?o ?r) (handempty) (not (holding ?o)) (when (basin ?r) (in-basin ?o))
+  :effect (and (in ?o ?r) (handempty) (not (holding ?o))
                (when (fridge ?r) (cold ?o))
                (when (running ?r) (not (dirty ?o)))
                (when (and (running ?r) (fillable ?o)) (and (water ?o) (not (coffee ?o))))

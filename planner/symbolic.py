@@ -180,8 +180,6 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         if inst.container is not None and inst.container in memory.instances and key != memory.held \
                 and knowledge.has(inst.object_type, "pickupable"):
             state.facts.add(("in", key, inst.container))
-            if memory.instances[inst.container].object_type in knowledge.BASINS:
-                state.facts.add(("in-basin", key))  # nothing goes onto it there (``planner.domain``)
     for key in list(state.types):
         if state.types[key] == "Faucet":
             for basin in fed_basins(memory.instances[key], memory.instances):
