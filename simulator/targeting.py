@@ -57,8 +57,6 @@ def attached_frames(world: World) -> FrameProvider | None:
     return _FRAMES.get(world)
 
 
-
-
 @dataclass(frozen=True)
 class Target:
     """The object an action applies to, with the viewpoint it was chosen from."""
