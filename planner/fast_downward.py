@@ -4,8 +4,9 @@ search and the ``fast-downward.translate`` package).
 The translator runs in this process (parsing, normalising, grounding to SAS+: most of the
 time on small household problems, and starting a Python interpreter per plan would cost
 more than the search); the SAS+ task goes to the ``downward`` binary on stdin and the plan
-comes back on stdout. Search: lazy greedy best-first with the FF heuristic and preferred
-operators (supports the domain's conditional effects and derived predicates).
+comes back on stdout. Search (``SEARCHES``, chosen by the ``pddl`` planner's ``search``
+parameter): greedy best-first with the FF heuristic and preferred operators, lazy (the
+default) or eager; both support the domain's conditional effects and derived predicates.
 
 What can be reused is: the domain is parsed once (a pickled copy of the parsed domain per
 problem, since normalising changes it in place); the translator's domain-only work (the
@@ -33,11 +34,17 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from contracts.errors import NesyError
 from planner.translator_cache import reusing_domain_work
 
-SEARCH = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
+SearchName = Literal["lazy-greedy", "eager-greedy"]
+SEARCHES: dict[str, list[str]] = {  # name -> the downward binary's arguments
+    "lazy-greedy": ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"],
+    "eager-greedy": ["--evaluator", "h=ff()", "--search", "eager_greedy([h], preferred=[h])"],
+}
+DEFAULT_SEARCH: SearchName = "lazy-greedy"
 TIMEOUT = 20.0  # seconds for one search
 CACHE_SIZE = 512  # solutions remembered by problem text
 
@@ -152,24 +159,32 @@ def _goal_true(sas) -> bool:
     return all(sas.init.values[var] == val for var, val in sas.goal.pairs)
 
 
-_SOLVED: OrderedDict[tuple[str, str], Solution] = OrderedDict()
+_SOLVED: OrderedDict[tuple[str, str, str], Solution] = OrderedDict()
 
 
-def solve(domain: str, problem: str, timeout: float = TIMEOUT) -> Solution:
+def search_arguments(search: str) -> list[str]:
+    """The ``downward`` arguments of a search named in ``SEARCHES``."""
+    if search not in SEARCHES:
+        raise NesyError(f"unknown PDDL search {search!r}: choose one of {', '.join(SEARCHES)}")
+    return SEARCHES[search]
+
+
+def solve(domain: str, problem: str, timeout: float = TIMEOUT, search: str = DEFAULT_SEARCH) -> Solution:
     """The plan's actions in order: remembered if this problem was solved before, else
     translated in-process and searched with ``downward``."""
-    key = (domain, problem)
+    arguments = search_arguments(search)
+    key = (domain, problem, search)
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    solution = _solve(domain, problem, timeout)
+    solution = _solve(domain, problem, timeout, arguments)
     _SOLVED[key] = solution  # a search that ran out of time would run out of time again
     while len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
     return solution
 
 
-def _solve(domain: str, problem: str, timeout: float) -> Solution:
+def _solve(domain: str, problem: str, timeout: float, arguments: list[str]) -> Solution:
     start = time.perf_counter()
     try:
         sas = translate(domain, problem)
@@ -182,7 +197,7 @@ def _solve(domain: str, problem: str, timeout: float) -> Solution:
     with tempfile.TemporaryDirectory(prefix="nesy-fd-") as tmp:
         plan_file = Path(tmp) / "plan"
         try:
-            run = subprocess.run([str(downward_binary()), *SEARCH, "--internal-plan-file", str(plan_file)],
+            run = subprocess.run([str(downward_binary()), *arguments, "--internal-plan-file", str(plan_file)],
                                  input=sas, capture_output=True, text=True, timeout=timeout, cwd=tmp,
                                  env={**os.environ, "OMP_NUM_THREADS": "1"})
         except subprocess.TimeoutExpired:

@@ -47,7 +47,7 @@ from contracts.registry import planner
 from planner import knowledge
 from planner.binding import GoalError
 from planner.domain import DOMAIN, SUBGOAL_OF
-from planner.fast_downward import Solution, solve
+from planner.fast_downward import DEFAULT_SEARCH, SearchName, Solution, solve
 from planner.goals import compile_goal, has_task
 from planner.history import ACTION_OPS, History
 from planner.knife_kept import marked, sliced_after_knife_put
@@ -181,6 +181,10 @@ class SubgoalPlanner(Planner):
 
 @planner.register("pddl")
 class PddlPlanner(SubgoalPlanner):
+    @dataclass
+    class Params(SubgoalPlanner.Params):
+        search: SearchName = DEFAULT_SEARCH  # Fast Downward's search (planner.fast_downward.SEARCHES)
+
     def plan(self, goal: Goal, belief: Belief, failure: SkillFailure | None = None) -> Plan:
         stands = self._settle(goal, failure)
         self.history.seen_elsewhere(belief.memory.instances)
@@ -295,7 +299,7 @@ class PddlPlanner(SubgoalPlanner):
         return repark(steps_of(solution, problem, state), state, problem.goal_keys, self.history.full), ""
 
     def _search(self, problem: Problem, start: float, cpu: float) -> Solution:
-        solution = solve(DOMAIN, problem.text)
+        solution = solve(DOMAIN, problem.text, search=self.params.search)
         self.records.append(SolveRecord((time.perf_counter() - start) * 1000, problem.objects,
                                         len(solution.actions or ()), solution.solved, problem.text,
                                         (_cpu_seconds() - cpu) * 1000))

@@ -112,6 +112,20 @@ def test_a_problem_met_before_is_not_solved_again(monkeypatch):
     assert fd.solve(DOMAIN, problem) is first and first.actions == (("pickup", "a"),)
 
 
+@pytest.mark.parametrize("search", ["lazy-greedy", "eager-greedy"])
+def test_each_named_search_solves_and_an_unknown_name_says_which_exist(search):
+    import typing
+
+    import planner.fast_downward as fd
+    from contracts.errors import NesyError
+
+    assert set(typing.get_args(fd.SearchName)) == set(fd.SEARCHES)  # the config's choices are the searches
+    problem = f"(define (problem t) (:domain household) (:objects a b c d) (:init {BASE} (pickupable a) (in a b) (openable b) (receptacle b)) (:goal (holding a)))"
+    assert ("open", "b") in fd.solve(DOMAIN, problem, search=search).actions
+    with pytest.raises(NesyError, match="lazy-greedy, eager-greedy"):
+        fd.solve(DOMAIN, problem, search="astar")
+
+
 def test_a_search_that_proves_the_goal_unreachable_is_no_plan_not_an_error(monkeypatch):
     import subprocess
 
@@ -120,7 +134,7 @@ def test_a_search_that_proves_the_goal_unreachable_is_no_plan_not_an_error(monke
     exhausted = subprocess.CompletedProcess([], 11, "Completely explored state space -- no solution!", "")
     monkeypatch.setattr(fd.subprocess, "run", lambda *args, **kwargs: exhausted)
     problem = f"(define (problem t) (:domain household) (:objects a b c d) (:init {BASE} (pickupable b) (at b)) (:goal (holding b)))"
-    solution = fd._solve(DOMAIN, problem, 5.0)
+    solution = fd._solve(DOMAIN, problem, 5.0, fd.SEARCHES[fd.DEFAULT_SEARCH])
     assert not solution.solved and "no plan exists" in solution.reason
 
 

@@ -94,7 +94,7 @@ def compare(problems: list[str]) -> dict:
     from pathlib import Path
 
     from planner.domain import DOMAIN
-    from planner.fast_downward import SEARCH, downward_binary, solve
+    from planner.fast_downward import DEFAULT_SEARCH, SEARCHES, downward_binary, solve
 
     def timed(fn) -> tuple[float, bool]:
         start = time.perf_counter()
@@ -116,7 +116,7 @@ def compare(problems: list[str]) -> dict:
                 sas = Path(tmp) / "output.sas"
                 subprocess.run([sys.executable, "-m", "fast_downward.translate", str(domain), str(problem),
                                 "--sas-file", str(sas)], capture_output=True, check=True, cwd=tmp)
-                run = subprocess.run([str(downward_binary()), *SEARCH], stdin=sas.open(), capture_output=True,
+                run = subprocess.run([str(downward_binary()), *SEARCHES[DEFAULT_SEARCH]], stdin=sas.open(), capture_output=True,
                                      text=True, cwd=tmp)
                 return "Solution found" in run.stdout
             sub.append(timed(subprocess_fd))
