@@ -6,7 +6,8 @@ time on small household problems, and starting a Python interpreter per plan wou
 more than the search); the SAS+ task goes to the ``downward`` binary on stdin and the plan
 comes back on stdout. Search (``SEARCHES``, chosen by the ``pddl`` planner's ``search``
 parameter): greedy best-first with the FF heuristic and preferred operators, lazy (the
-default) or eager; both support the domain's conditional effects and derived predicates.
+default) or eager (shorter plans; lazy greedy again where eager finds nothing within
+``PHASE_TIMEOUT``); both support the domain's conditional effects and derived predicates.
 
 What can be reused is: the domain is parsed once (a pickled copy of the parsed domain per
 problem, since normalising changes it in place); the translator's domain-only work (the
@@ -39,13 +40,17 @@ from typing import Literal
 from contracts.errors import NesyError
 from planner.translator_cache import reusing_domain_work
 
+LAZY_GREEDY = ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"]
+EAGER_GREEDY = ["--evaluator", "h=ff()", "--search", "eager_greedy([h], preferred=[h])"]
 SearchName = Literal["lazy-greedy", "eager-greedy"]
-SEARCHES: dict[str, list[str]] = {  # name -> the downward binary's arguments
-    "lazy-greedy": ["--evaluator", "h=ff()", "--search", "lazy_greedy([h], preferred=[h])"],
-    "eager-greedy": ["--evaluator", "h=ff()", "--search", "eager_greedy([h], preferred=[h])"],
+SEARCHES: dict[str, tuple[list[str], ...]] = {  # name -> phases: the downward binary's arguments
+    "lazy-greedy": (LAZY_GREEDY,),
+    # shorter plans, but stuck for good on a few problems that lazy greedy solves at once
+    "eager-greedy": (EAGER_GREEDY, LAZY_GREEDY),
 }
 DEFAULT_SEARCH: SearchName = "lazy-greedy"
 TIMEOUT = 20.0  # seconds for one search
+PHASE_TIMEOUT = 2.0  # seconds for each phase of a search but the last
 CACHE_SIZE = 512  # solutions remembered by problem text
 
 
@@ -162,8 +167,9 @@ def _goal_true(sas) -> bool:
 _SOLVED: OrderedDict[tuple[str, str, str], Solution] = OrderedDict()
 
 
-def search_arguments(search: str) -> list[str]:
-    """The ``downward`` arguments of a search named in ``SEARCHES``."""
+def search_phases(search: str) -> tuple[list[str], ...]:
+    """The phases of a search named in ``SEARCHES``: ``downward``'s arguments for each, tried
+    in order until one finds a plan (each but the last for at most ``PHASE_TIMEOUT``)."""
     if search not in SEARCHES:
         raise NesyError(f"unknown PDDL search {search!r}: choose one of {', '.join(SEARCHES)}")
     return SEARCHES[search]
@@ -172,19 +178,19 @@ def search_arguments(search: str) -> list[str]:
 def solve(domain: str, problem: str, timeout: float = TIMEOUT, search: str = DEFAULT_SEARCH) -> Solution:
     """The plan's actions in order: remembered if this problem was solved before, else
     translated in-process and searched with ``downward``."""
-    arguments = search_arguments(search)
+    phases = search_phases(search)
     key = (domain, problem, search)
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
-    solution = _solve(domain, problem, timeout, arguments)
+    solution = _solve(domain, problem, timeout, phases)
     _SOLVED[key] = solution  # a search that ran out of time would run out of time again
     while len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
     return solution
 
 
-def _solve(domain: str, problem: str, timeout: float, arguments: list[str]) -> Solution:
+def _solve(domain: str, problem: str, timeout: float, phases: tuple[list[str], ...]) -> Solution:
     start = time.perf_counter()
     try:
         sas = translate(domain, problem)
@@ -194,22 +200,30 @@ def _solve(domain: str, problem: str, timeout: float, arguments: list[str]) -> S
     translate_ms = (translated - start) * 1000
     if sas is None:
         return Solution(None, "no plan exists (unsolvable while grounding)", translate_ms)
+    for i, arguments in enumerate(phases):
+        last = i == len(phases) - 1
+        left = timeout - (time.perf_counter() - translated)
+        actions, reason = _search(sas, arguments, left if last else min(PHASE_TIMEOUT, left))
+        if actions is not None or last or reason.startswith("no plan exists"):
+            break
+    return Solution(actions, reason, translate_ms, (time.perf_counter() - translated) * 1000)
+
+
+def _search(sas: str, arguments: list[str], timeout: float) -> tuple[tuple[tuple[str, ...], ...] | None, str]:
+    """One run of ``downward`` on a SAS+ task: the plan, or None and why not."""
     with tempfile.TemporaryDirectory(prefix="nesy-fd-") as tmp:
         plan_file = Path(tmp) / "plan"
         try:
             run = subprocess.run([str(downward_binary()), *arguments, "--internal-plan-file", str(plan_file)],
-                                 input=sas, capture_output=True, text=True, timeout=timeout, cwd=tmp,
+                                 input=sas, capture_output=True, text=True, timeout=max(timeout, 0.1), cwd=tmp,
                                  env={**os.environ, "OMP_NUM_THREADS": "1"})
         except subprocess.TimeoutExpired:
-            return Solution(None, f"no plan found within {timeout:g} s", translate_ms,
-                            (time.perf_counter() - translated) * 1000)
-        search_ms = (time.perf_counter() - translated) * 1000
+            return None, f"no plan found within {timeout:.3g} s"
         if not plan_file.exists():
             if "Search stopped without finding a solution" in run.stdout or run.returncode in (11, 12):
                 # 11: the search space was exhausted (unsolvable), 12: stopped without a plan
-                return Solution(None, "no plan exists (the search space was exhausted)", translate_ms, search_ms)
+                return None, "no plan exists (the search space was exhausted)"
             tail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
             raise NesyError(f"Fast Downward failed (exit {run.returncode}): {tail[0]}")
-        actions = tuple(tuple(line.strip()[1:-1].split()) for line in plan_file.read_text().splitlines()
-                        if line.startswith("("))
-    return Solution(actions, "", translate_ms, search_ms)
+        return tuple(tuple(line.strip()[1:-1].split()) for line in plan_file.read_text().splitlines()
+                     if line.startswith("(")), ""

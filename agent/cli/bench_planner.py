@@ -8,7 +8,9 @@ in-process translation and the Fast Downward search); plans kept from an earlier
 cost nothing and are not counted. Reports ``plans``, ``median_ms``, ``p95_ms``, ``max_ms`` (wall
 clock), ``median_cpu_ms`` / ``p95_cpu_ms`` (CPU time of this process and the search subprocess:
 what a plan costs when the machine is shared),
-the mean number of objects per problem and the episodes' success rate.
+the mean number of objects per problem, the mean actions per plan and the episodes' success
+rate. ``--search`` picks Fast Downward's search; ``--compare N`` also solves N of the problems
+with every named search (plans found, mean actions, median ms: the same problems for each).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import time
 
 from agent.cli.common import positive_int, print_json
+from planner.fast_downward import DEFAULT_SEARCH, SEARCHES
 
 
 def add_planner_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,6 +34,8 @@ def add_planner_parser(sub: argparse._SubParsersAction) -> None:
     bench.add_argument("--compare", type=int, default=0, metavar="N",
                        help="also time N of the problems with the translator as a subprocess (Fast Downward's "
                        "usual driver) and with pyperplan if it is installed")
+    bench.add_argument("--search", choices=tuple(SEARCHES), default=DEFAULT_SEARCH,
+                       help=f"Fast Downward's search for the episodes (default {DEFAULT_SEARCH})")
     bench.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     bench.set_defaults(handler=run_planner)
 
@@ -46,7 +51,8 @@ def run_planner(args: argparse.Namespace) -> int:
     from simulator.sim import Simulator
 
     episodes = _episodes(args)
-    config = load_config("ablations/pddl-oracle-belief", ["modules.dialogue_manager.name=never"])
+    config = load_config("ablations/pddl-oracle-belief",
+                         ["modules.dialogue_manager.name=never", f"modules.planner.params.search={args.search}"])
     agents = build_agents(config, with_commander=args.suite == "tatc")
     planner = agents.follower.modules["planner"]
     sim = Simulator(SimpleNamespace(render="none", width=300, height=300, field_of_view=90.0, interaction_distance=1.5))
@@ -62,8 +68,9 @@ def run_planner(args: argparse.Namespace) -> int:
               "median_cpu_ms": round(float(np.median([r.cpu_ms for r in records] or [0])), 2),
               "p95_cpu_ms": round(float(np.percentile([r.cpu_ms for r in records] or [0], 95)), 2),
               "mean_objects": round(float(np.mean([r.objects for r in records])), 1) if records else 0.0,
+              "mean_plan_actions": round(float(np.mean([r.steps for r in records if r.solved] or [0])), 1),
               "unsolved": sum(not r.solved for r in records), "episodes": len(episodes),
-              "success_rate": round(successes / max(len(episodes), 1), 4), "suite": args.suite,
+              "success_rate": round(successes / max(len(episodes), 1), 4), "suite": args.suite, "search": args.search,
               "seconds": round(time.perf_counter() - started, 1)}
     if args.compare:
         result["compare"] = compare([r.problem for r in records if r.problem][: args.compare])
@@ -94,9 +101,9 @@ def compare(problems: list[str]) -> dict:
     from pathlib import Path
 
     from planner.domain import DOMAIN
-    from planner.fast_downward import DEFAULT_SEARCH, SEARCHES, downward_binary, solve
+    from planner.fast_downward import TIMEOUT, _solve, downward_binary, solve
 
-    def timed(fn) -> tuple[float, bool]:
+    def timed(fn):  # -> (ms, what fn returned)
         start = time.perf_counter()
         ok = fn()
         return (time.perf_counter() - start) * 1000, ok
@@ -135,4 +142,10 @@ def compare(problems: list[str]) -> dict:
                          "solved": sum(ok for _, ok in rows)}
     if pyperplan_error:
         out["pyperplan"] = pyperplan_error
+    out["searches"] = {}
+    for name, phases in SEARCHES.items():  # uncached: each search times its own solve
+        solutions = [timed(lambda text=text, phases=phases: _solve(DOMAIN, text, TIMEOUT, phases)) for text in problems]
+        found = [solution.actions for _, solution in solutions if solution.solved]
+        out["searches"][name] = {"solved": len(found), "median_ms": round(statistics.median(ms for ms, _ in solutions), 1),
+                                 "mean_actions": round(sum(map(len, found)) / max(len(found), 1), 1)}
     return out
