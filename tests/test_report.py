@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from agent.cli import main
+from agent.evaluation.report import sign_test
 
 BASELINE = str(Path(__file__).resolve().parents[1] / "configs" / "teach-baseline.yaml")
 
@@ -25,6 +27,8 @@ def test_report_puts_runs_side_by_side_with_plots(tmp_path, capsys):
     assert "## Per task type" in text and "Boil Potato" in text
     assert "max_steps 2" in text  # failure causes of run b
     assert "## Episodes every run solves" in text and "None." in text  # b solves none
+    paired = text[text.index("## Paired episodes against a"):]
+    assert re.search(r"\| b \| 2 \| 2 -> 0 \| 0 \| 2 \(\d{4}, \d{4}\) \| 0\.50 \|", paired)
     steps = text[text.index("## Where the steps go"):]  # from the episode logs
     assert "| episodes with a log | 3 | 2 |" in steps and "| episodes ended at the step limit | 0 | 2 |" in steps
     for plot in ("cmp_per_task.png", "cmp_steps.png"):
@@ -68,3 +72,9 @@ def test_the_steps_a_modular_follower_spent_searching_are_counted_and_reported(t
     run(tmp_path / "c", "--episodes", "1")  # an action executor counts nothing: no such row
     assert main(["report", str(tmp_path / "c"), str(tmp_path / "c"), "--out", str(target)]) == 0
     assert "of them searching" not in target.read_text()
+
+
+def test_the_sign_test_is_exact_and_two_sided():
+    assert sign_test(0, 0) == 1.0 and sign_test(3, 3) == 1.0
+    assert sign_test(0, 2) == 0.5 and sign_test(5, 0) == 0.0625
+    assert abs(sign_test(9, 1) - 22 / 1024) < 1e-12 and sign_test(1, 9) == sign_test(9, 1)

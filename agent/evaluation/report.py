@@ -12,6 +12,7 @@ of steps per episode (successes and failures).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,6 +120,7 @@ def markdown(runs: Sequence[Run], plots: dict[str, str]) -> str:
                          f"{_pct(row['success_rate'])} / {_pct(row['goal_condition_success'])} ({row['episodes']})")
         body.append([task, *cells])
     lines += _table(["task type", *labels], body)
+    lines += _paired(runs, labels)
     lines += _solved_by_all(runs, labels)
     lines += _steps_went(runs, labels)
     if plots:
@@ -128,6 +130,42 @@ def markdown(runs: Sequence[Run], plots: dict[str, str]) -> str:
               "expert's path length (TEACh's TLW). summary.json holds them as fractions; see "
               "docs/evaluation.md.", ""]
     return "\n".join(lines)
+
+
+def _paired(runs: Sequence[Run], labels: list[str]) -> list[str]:
+    """Each run against the first on the episodes both ran: successes, the episodes gained
+    and lost, and the exact two-sided sign test on those (is the difference more than the
+    noise of which episodes flip?)."""
+    if len(runs) < 2:
+        return []
+    first = {r["episode_id"]: bool(r["success"]) for r in runs[0].rows}
+    table = []
+    for run, label in zip(runs[1:], labels[1:], strict=True):
+        other = {r["episode_id"]: bool(r["success"]) for r in run.rows}
+        common = sorted(set(first) & set(other))
+        gained = [e for e in common if other[e] and not first[e]]
+        lost = [e for e in common if first[e] and not other[e]]
+        table.append([label, str(len(common)), f"{sum(first[e] for e in common)} -> {sum(other[e] for e in common)}",
+                      _episode_list(gained), _episode_list(lost), f"{sign_test(len(gained), len(lost)):.2f}"])
+    return ["", f"## Paired episodes against {labels[0]}", "",
+            "On the episodes both runs ran: successes of the first run -> this run, the episodes "
+            "this run gained and lost, and the two-sided sign test's p on those.", ""] + _table(
+        ["run", "episodes", "successes", "gained", "lost", "p"], table)
+
+
+def _episode_list(ids: list[str], shown: int = 8) -> str:
+    names = ", ".join(e.rsplit("-", 1)[-1] for e in ids[:shown])
+    return f"{len(ids)}" + (f" ({names}{', ...' if len(ids) > shown else ''})" if ids else "")
+
+
+def sign_test(gained: int, lost: int) -> float:
+    """Exact two-sided sign test: the chance of a split at least this uneven if each
+    discordant episode were a fair coin."""
+    n = gained + lost
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(gained, lost) + 1)) / 2 ** n
+    return min(1.0, 2 * tail)
 
 
 def _solved_by_all(runs: Sequence[Run], labels: list[str]) -> list[str]:
