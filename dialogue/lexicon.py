@@ -7,6 +7,7 @@ hand-written (no data-derived entries), so the ``rules`` parser needs no trainin
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 # AI2-THOR type -> surface phrases (singular; plurals are generated).
@@ -224,9 +225,10 @@ def phrase_table() -> dict[str, tuple[str, bool]]:
 
 
 def surface(type_: str, plural: bool = False) -> str:
-    """The canonical surface phrase of a type ("SinkBasin" -> "sink")."""
+    """The canonical surface phrase of a type ("SinkBasin" -> "sink"); a type without words
+    in the lexicon (a detector's "Sink") is said as its name's words ("sink")."""
     base = type_.removesuffix("Sliced")
-    phrase = _OBJECTS[base][0]
+    phrase = _OBJECTS[base][0] if base in _OBJECTS else re.sub(r"(?<=[a-z])(?=[A-Z])", " ", base).lower()
     return _plural(phrase) if plural else phrase
 
 

@@ -148,3 +148,11 @@ def test_generation_is_seeded() -> None:
 
 def test_all_quantifier_is_all() -> None:
     assert ALL == -1
+
+
+def test_a_type_the_lexicon_has_no_words_for_is_said_by_its_name() -> None:
+    """TATC 0248 (stop 74) crashed asking about a mug the detector saw on the "Sink" (the
+    furniture around the basin): the report now says "sink"."""
+    report = Generator(0).report(Subgoal("PickupObject", "Mug", "Sink"), failed=True)
+    assert report.text.startswith("I could not ") and "sink" in report.text
+    assert "stove knob" in Generator(0).report(Subgoal("ToggleObjectOn", "StoveKnob")).text
