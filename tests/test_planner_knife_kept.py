@@ -54,7 +54,7 @@ def test_the_planner_solves_again_with_the_knife_kept_and_falls_back_when_that_f
         problem = p.problem
         p.problem = lambda *args, **kwargs: built.append(problem(*args, **kwargs)) or built[-1]
 
-        def solve(domain: str, text: str) -> Solution:
+        def solve(domain: str, text: str, search: str = "lazy-greedy") -> Solution:
             texts.append(text)
             name = {key: name for name, key in built[-1].keys.items()}
             knife = name["Knife"]
