@@ -123,7 +123,7 @@ def compare(problems: list[str]) -> dict:
                 sas = Path(tmp) / "output.sas"
                 subprocess.run([sys.executable, "-m", "fast_downward.translate", str(domain), str(problem),
                                 "--sas-file", str(sas)], capture_output=True, check=True, cwd=tmp)
-                run = subprocess.run([str(downward_binary()), *SEARCHES[DEFAULT_SEARCH]], stdin=sas.open(), capture_output=True,
+                run = subprocess.run([str(downward_binary()), *SEARCHES[DEFAULT_SEARCH][0]], stdin=sas.open(), capture_output=True,
                                      text=True, cwd=tmp)
                 return "Solution found" in run.stdout
             sub.append(timed(subprocess_fd))
