@@ -72,6 +72,9 @@ class History:
     # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
     # when it was first planned: it asks for one more than that
     put_baselines: dict[tuple[int, object], int] = field(default_factory=dict)
+    # of those, the puts first planned while what lay there was none the Follower had put there
+    # itself: said while the Belief alone held them done, they hold with one it puts there
+    doubted_puts: set[tuple[int, object]] = field(default_factory=set)
     # dialogue step index -> the earlier index of the same put it repeats, said again before
     # the Follower had done that one (a reminder: it shares that put's baseline, ``remind``)
     reminders: dict[int, int] = field(default_factory=dict)
@@ -96,6 +99,10 @@ class History:
             repeated = next((j for j in range(i) if steps[j] == steps[i] and not done(j)), None)
             if steps[i].action == "PutObject" and repeated is not None:
                 self.reminders[i] = self.reminders.get(repeated, repeated)
+
+    def put_by_follower(self, key: str, receptacles: Sequence[str]) -> bool:
+        """Has the Follower put ``key`` into one of ``receptacles`` itself?"""
+        return any(op == "put" and item == key and target in receptacles for op, item, target in self.actions)
 
     def has(self, key: str, flag: str) -> bool:
         return flag in self.flags.get(key, ())

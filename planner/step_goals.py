@@ -1,7 +1,11 @@
 """One step said in dialogue ("pick up the mug", "put it in the sink") as a PDDL goal.
 
 A put binds an object not already in the receptacle and holds once one more lies there than
-when it was first planned (``History.put_baselines``); the one in hand is the one to put. A
+when it was first planned (``History.put_baselines``); the one in hand is the one to put. If
+none of those there then was the Follower's own doing, the Belief alone took the step for done
+(a cup in the coffee machine seen as a mug): it holds once one the Follower put there lies
+there (``History.doubted_puts``; TATC 0031 took its mug out and put it back in for 900 steps,
+one more never fitting). A
 pour may need its vessel filled first, so it brings the water tools. A step that asks for a
 change binds the instance it is not done to yet ("Rinse the dirty bowl."). A slice said
 again while the Follower believed it done asks for one more whole sliced
@@ -60,8 +64,13 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
             return sub.action == "PutObject" and bool(b.state.containers(k) & set(targets))
 
         count = sum(map(there, b.state.present(kind)))
+        mine = [k for k in b.state.present(kind) if there(k) and b.history.put_by_follower(k, targets)]
+        if sub.action == "PutObject" and key not in b.history.put_baselines and count and not mine:
+            b.history.doubted_puts.add(key)
         baseline = b.history.put_baselines.setdefault(key, count) if sub.action == "PutObject" else 0
-        if count > baseline:
+        if key in b.history.doubted_puts and mine:  # (not one more: a coffee machine holds one mug)
+            (obj,) = b.take(mine[-1:])
+        elif count > baseline and key not in b.history.doubted_puts:
             (obj,) = b.objects(kind, 1, sub.object, exclude=lambda k: not there(k))
         elif held:  # the one in hand is the one to put
             (obj,) = b.take([held])

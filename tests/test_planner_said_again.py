@@ -7,7 +7,7 @@ from planner_scenes import belief
 from test_planner_problem import actions, planner
 
 from contracts.language import Subgoal
-from contracts.planning import Goal, PlannerState
+from contracts.planning import Goal, LowLevelAction, PlannerState, SkillFailure
 
 
 def test_a_put_said_again_takes_one_not_there_yet():
@@ -92,3 +92,29 @@ def test_a_put_said_again_before_the_follower_did_it_is_a_reminder_not_one_more(
     again = Goal(None, (put, put, on, put))  # said again after it was done
     p.skill(p.plan(again, inside).steps[0], inside, None)  # the switch handed out and done
     assert ("PutObject", "Other", "Machine") in actions(p.plan(again, inside))
+
+
+def test_a_put_said_again_after_the_belief_alone_held_it_done_holds_with_the_followers_own_put():
+    """TATC 0031: a cup in the coffee machine was seen as a mug, so "Put the mug in the coffee
+    machine." held at once; said again, it asked for one more mug, and once the Follower had
+    put its mug in (the cup taken out), one more never fit: it took the mug out and put it back
+    for 900 steps. Said again after the Belief alone held it done, the put holds once the mug
+    the Follower put there is there."""
+    counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
+    machine = ("Machine", "CoffeeMachine", (0.5, 1.0, 1.2), "Counter", {"is_toggled": False})
+    put, on = Subgoal("PutObject", "Mug", "CoffeeMachine"), Subgoal("ToggleObjectOn", "CoffeeMachine")
+    mine = ("Mine", "Mug", (0.0, 1.0, 0.8), "Counter", {})
+    seen = belief([counter, machine, ("Seen", "Mug", (0.5, 1.1, 1.2), "Machine", {}), mine])
+    p = planner()
+    fetch = p.plan(Goal(None, (put,)), belief([counter, machine, mine]))
+    assert ("PutObject", "Mine", "Machine") in actions(fetch)
+    p.skill(fetch.steps[0], seen, None)  # the pickup failed; meanwhile the "mug" in the machine was seen
+    failed = SkillFailure(fetch.steps[0], "Mine is unreachable", 1)
+    assert p.plan(Goal(None, (put,)), seen, failed).status.state == PlannerState.IDLE  # the Belief holds it done
+    assert p.plan(Goal(None, (put, put)), seen).status.state == PlannerState.IDLE  # a reminder: it holds
+    said_again = Goal(None, (put, put, put))  # said again while the Follower stood believing it done
+    assert ("PutObject", "Mine", "Machine") in actions(p.plan(said_again, seen))
+    inside = belief([counter, machine, ("Mine", "Mug", (0.5, 1.1, 1.2), "Machine", {}),
+                     ("Seen", "Mug", (0.0, 1.0, 0.8), "Counter", {})])
+    p.history.record(LowLevelAction("PutObject", {}, "Mine", "Machine"), inside)
+    assert actions(p.plan(Goal(None, (put, put, put, on)), inside)) == [("ToggleObjectOn", "Machine", None)]
