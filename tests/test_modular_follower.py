@@ -7,7 +7,7 @@ from __future__ import annotations
 from agent.followers.modular import MAX_RETRIES, MAX_STALLS, ModularFollower
 from contracts.belief import Belief, GridMap, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose
-from contracts.language import Act, Intent, Parser, Subgoal, TaskSpec
+from contracts.language import Parser, Subgoal, TaskSpec
 from contracts.mapping import Mapper
 from contracts.navigation import Navigator
 from contracts.observation import FollowerBriefing, ModuleContext, Observation, Utterance
@@ -182,34 +182,3 @@ def test_a_plan_failing_on_a_type_starts_its_search_over_a_few_times_then_stops(
     assert actions == ["Turn Left"] * MAX_RETRIES + ["Stop", "Stop"]
     assert planner.told_types == [frozenset({"Mug"})] * MAX_RETRIES
     assert f.navigator.reconsidered == [frozenset({"Mug"})] * MAX_RETRIES  # the poses that did not show one, too
-
-
-class SaidAgainParser(GoalParser):
-    """Reads every utterance as "Fill the bowl with water."."""
-
-    def parse(self, utterance, context=None):
-        return [Intent(Act.INSTRUCTION, subgoals=(Subgoal("FillObject", "Bowl"),), text=utterance)]
-
-
-class SinkLostPlanner(GivenUpPlanner):
-    """Puts the bowl into the sink; once that failed, no plan reaches the goal (no sink left)."""
-
-    def plan(self, goal, belief, failure=None):
-        if failure is None:
-            return Plan((PUT_IN_SINK,), PlannerStatus(PlannerState.ACTING, "Bowl"))
-        return Plan((), PlannerStatus(PlannerState.FAILING, None, reason="no plan reaches the goal"))
-
-    def skill(self, step, belief, navigator):
-        return ScriptedSkill([SkillStep.fail("SinkBasin#1 is unreachable: not seen from 3 poses")])
-
-
-PUT_IN_SINK = PlannedSubgoal(Subgoal("PutObject", "Bowl", "SinkBasin"), "Bowl#1", "SinkBasin#1")
-
-
-def test_a_step_said_again_after_a_failure_retells_what_the_failed_step_put_into():
-    planner = SinkLostPlanner()
-    f = follower(planner, stuck=False, not_found=False)
-    f.modules["parser"] = f.reader.parser = SaidAgainParser()
-    assert f.act(observe()).action == "Stop"  # the put failed; no plan without the sink; nobody said anything yet
-    f.act(observe("Stop", heard=["Fill the bowl with water."]))
-    assert planner.told_types == [frozenset({"Bowl", "SinkBasin"})]  # the sink too, though not named

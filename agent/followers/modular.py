@@ -125,12 +125,8 @@ class ModularFollower(Follower):
             goal = self.reader.answered(self.question, goal, belief)
             stalled = self.plan is not None and self.plan.status.state in (PlannerState.IDLE, PlannerState.FAILING)
             told = set(self.reader.mentioned)
-            if stalled and told and self.failure is not None:
-                # what it gave up on, though not named ("rinse it in the sink": a faucet; "Fill the
-                # bowl with water." after the put into the only sink failed: the sink, TATC 0009
-                # stopped at each of 300 such reminders)
-                failed = self.failure.step.subgoal
-                told.update(t for t in (failed.object, failed.receptacle) if t)
+            if stalled and told and self.failure is not None and self.failure.step.subgoal.object:
+                told.add(self.failure.step.subgoal.object)  # what it gave up on, though not named ("rinse it in the sink": a faucet)
             self._retell(frozenset(told), frozenset(self.reader.repeated) if stalled else frozenset())
         if goal != self.goal:  # new instructions (or a picked instance): plan again
             repeated = (goal.task, goal.preferred, set(goal.subgoals)) == (self.goal.task, self.goal.preferred,
