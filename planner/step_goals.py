@@ -1,8 +1,9 @@
 """One step said in dialogue ("pick up the mug", "put it in the sink") as a PDDL goal.
 
 A put binds an object not already in the receptacle and holds once one more lies there than
-when it was first planned (``History.put_baselines``); the one in hand is the one to put. If
-none of those there then was the Follower's own doing, the Belief alone took the step for done
+when it was first planned (``History.put_baselines``); the one in hand is the one to put. In
+a one-slot receptacle (``knowledge.SINGLE_SLOT``), if what lay there then was none of the
+Follower's own doing, the Belief alone took the step for done
 (a cup in the coffee machine seen as a mug): it holds once one the Follower put there lies
 there (``History.doubted_puts``; TATC 0031 took its mug out and put it back in for 900 steps,
 one more never fitting). A
@@ -65,7 +66,8 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
 
         count = sum(map(there, b.state.present(kind)))
         mine = [k for k in b.state.present(kind) if there(k) and b.history.put_by_follower(k, targets)]
-        if sub.action == "PutObject" and key not in b.history.put_baselines and count and not mine:
+        single = sub.receptacle in knowledge.SINGLE_SLOT  # one more never fits
+        if single and sub.action == "PutObject" and key not in b.history.put_baselines and count and not mine:
             b.history.doubted_puts.add(key)
         baseline = b.history.put_baselines.setdefault(key, count) if sub.action == "PutObject" else 0
         if key in b.history.doubted_puts and mine:  # (not one more: a coffee machine holds one mug)
