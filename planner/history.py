@@ -72,8 +72,8 @@ class History:
     # (index, subgoal) of a put said in dialogue -> how many of its kind the Belief had there
     # when it was first planned: it asks for one more than that
     put_baselines: dict[tuple[int, object], int] = field(default_factory=dict)
-    # of those, puts into a one-slot receptacle first planned while what lay there was none the Follower had put there
-    # itself: said while the Belief alone held them done, they hold with one it puts there
+    # of those, puts into a one-slot receptacle first planned while nothing there was the
+    # Follower's own put (the Belief alone held them done): they hold with one it puts there
     doubted_puts: set[tuple[int, object]] = field(default_factory=set)
     # dialogue step index -> the earlier index of the same put it repeats, said again before
     # the Follower had done that one (a reminder: it shares that put's baseline, ``remind``)

@@ -3,11 +3,10 @@
 A put binds an object not already in the receptacle and holds once one more lies there than
 when it was first planned (``History.put_baselines``); the one in hand is the one to put. In
 a one-slot receptacle (``knowledge.SINGLE_SLOT``), if what lay there then was none of the
-Follower's own doing, the Belief alone took the step for done
-(a cup in the coffee machine seen as a mug): it holds once one the Follower put there lies
-there (``History.doubted_puts``; TATC 0031 took its mug out and put it back in for 900 steps,
-one more never fitting). A
-pour may need its vessel filled first, so it brings the water tools. A step that asks for a
+Follower's own doing, the Belief alone took the step for done (a cup in the coffee machine
+seen as a mug): it holds once one the Follower put there lies there (``History.doubted_puts``;
+TATC 0031 took its mug out and put it back for 900 steps, one more never fitting). A pour
+may need its vessel filled first, so it brings the water tools. A step that asks for a
 change binds the instance it is not done to yet ("Rinse the dirty bowl."). A slice said
 again while the Follower believed it done asks for one more whole sliced
 (``History.sliced_floor``).
