@@ -64,14 +64,16 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
             return sub.action == "PutObject" and bool(b.state.containers(k) & set(targets))
 
         count = sum(map(there, b.state.present(kind)))
-        mine = [k for k in b.state.present(kind) if there(k) and b.history.put_by_follower(k, targets)]
-        single = sub.receptacle in knowledge.SINGLE_SLOT  # one more never fits
-        if single and sub.action == "PutObject" and key not in b.history.put_baselines and count and not mine:
+        one_slot = sub.action == "PutObject" and sub.receptacle in knowledge.SINGLE_SLOT  # one more never fits
+        mine = [k for k in b.state.present(kind) if there(k) and b.history.put_by_follower(k, targets)] \
+            if one_slot else []
+        if one_slot and count and not mine and key not in b.history.put_baselines:
             b.history.doubted_puts.add(key)
         baseline = b.history.put_baselines.setdefault(key, count) if sub.action == "PutObject" else 0
-        if key in b.history.doubted_puts and mine:  # (not one more: a coffee machine holds one mug)
+        doubted = key in b.history.doubted_puts
+        if doubted and mine:
             (obj,) = b.take(mine[-1:])
-        elif count > baseline and key not in b.history.doubted_puts:
+        elif count > baseline and not doubted:
             (obj,) = b.objects(kind, 1, sub.object, exclude=lambda k: not there(k))
         elif held:  # the one in hand is the one to put
             (obj,) = b.take([held])
