@@ -16,8 +16,8 @@ once that place has been in view open, within ``LOOKED_INTO`` and its middle at 
 ``FRAME_MARGIN`` inside the frame (``shows_inside``; a cabinet under the counter seen from
 1 m at eye level shows its door, not what is inside), or the navigator gave up on it (the
 mapper says so), for ``LOOKS`` frames without the
-object seen there, the object is believed in the next place that fits, until
-none is left. A new answer about the object starts a new trail, which skips the places
+object seen there, or once the navigator gave up on the hinted object itself there, the
+object is believed in the next place that fits, until none is left. A new answer about the object starts a new trail, which skips the places
 already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
 of several, and the first one opened was often another (TATC train: a "Which way is the
 cup?" followed one "Where is a cup?" in 24 of 37 answers).
@@ -51,6 +51,7 @@ FRONT_RADIUS = 1.25  # metres: the free floor around a landmark that says where 
 LOOKED_INTO = 1.5  # metres: an open enclosure seen this near, its middle well in the frame, has shown what it holds
 FRAME_MARGIN = 0.15  # of the frame's width and height: "well in the frame"
 LOOKS = 2  # frames it must have been seen so before the hinted object is believed elsewhere
+HEIGHT_MARGIN = 0.1  # metres: what is seen this far above or below an enclosure's box is not in it
 
 
 @dataclass
@@ -93,22 +94,27 @@ class HintBook:
                 tried.add(kept)
 
     def resolve(self, memory: ObjectMemory, grid: GridMap | None = None,
-                shown: Callable[[ObjectInstance], bool] = lambda place: False) -> None:
+                shown: Callable[[ObjectInstance], bool] = lambda place: False,
+                given_up: Callable[[ObjectInstance], bool] = lambda instance: False) -> None:
         """Believe each trail's object in its place; move on from places looked into in vain
-        (``shown``: does this frame show inside this place; ``shows_inside``)."""
+        (``shown``: does this frame show inside this place; ``shows_inside``) and from those
+        where the navigator gave the hinted object up (``given_up``: no goal pose around it
+        showed it there)."""
         for kind, trail in list(self.trails.items()):
-            if not self._follow(kind, trail, memory, grid, shown):
+            if not self._follow(kind, trail, memory, grid, shown, given_up):
                 del self.trails[kind]
 
     def _follow(self, kind: str, trail: HintTrail, memory: ObjectMemory, grid: GridMap | None,
-                shown: Callable[[ObjectInstance], bool]) -> bool:
+                shown: Callable[[ObjectInstance], bool], given_up: Callable[[ObjectInstance], bool]) -> bool:
         """Advance one trail; False when it has done its work (or has nowhere left to go)."""
         if trail.place is not None:
             place, believed = memory.instances.get(trail.place), memory.instances.get(trail.instance or "")
             if place is None or believed is None or believed.times_seen > 0 or believed.container != place.key \
                     or _seen_in(kind, place, memory):
                 return False  # seen (there or as itself), or moved by something else: the hint has done its work
-            if shown(place):
+            if given_up(believed):  # the plate hinted into a cabinet, looked for there from three poses
+                trail.looks = LOOKS  # in vain, stayed there to the step limit (TATC valid_unseen 0231)
+            elif shown(place):
                 trail.looks += 1
             if trail.looks < LOOKS:
                 return True
@@ -161,9 +167,18 @@ def shows_inside(place: ObjectInstance, distance: float, pose: Pose, camera: Cam
 
 def _seen_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[ObjectInstance]:
     """Instances of ``kind`` seen in or on ``place``, or believed there from the Follower's
-    own doing (``inferred``: the pieces of what it sliced there, what it put there)."""
+    own doing (``inferred``: the pieces of what it sliced there, what it put there). In an
+    enclosure only what is within its height: a plate seen on the counter is not the one
+    hinted into the cabinet under it (that trail ended there, TATC valid_unseen 0231)."""
     return [i for i in memory.of_type(kind) if (i.times_seen > 0 or i.states.get("inferred"))
-            and (i.container == place.key or rests_on(i, place, 0.5))]
+            and (i.container == place.key or rests_on(i, place, 0.5) and _within_height(i, place))]
+
+
+def _within_height(instance: ObjectInstance, place: ObjectInstance) -> bool:
+    """Is the instance's middle within ``place``'s height (plus ``HEIGHT_MARGIN``), or is the
+    place open above (not an enclosure)?"""
+    return place.object_type not in ENCLOSURES \
+        or abs(instance.position[1] - place.position[1]) <= place.extent[1] / 2 + HEIGHT_MARGIN
 
 
 def _fitting(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap | None) -> list[ObjectInstance]:

@@ -48,7 +48,7 @@ import math
 
 import numpy as np
 
-from contracts.belief import Belief, instance_type
+from contracts.belief import Belief, ObjectInstance, instance_type
 from contracts.navigation import (
     NavigationGoal,
     NavigationState,
@@ -159,6 +159,13 @@ class GridNavigator(Navigator):
             misses.add((*here, heading))  # here and looking, yet not seen within reach: try another pose
             self.missed_at[goal.instance] = target
         return NavigationStep(NavigationState.ARRIVED)
+
+    def given_up_where_believed(self, instance: ObjectInstance) -> bool:
+        """Was ``instance`` declared unreachable ("not seen from N poses") while believed
+        where it is believed now (not moved since by a sighting or a hint)?"""
+        at = self.missed_at.get(instance.key)
+        return instance.key in self.gave_up and at is not None \
+            and math.hypot(instance.position[0] - at[0], instance.position[2] - at[1]) <= MOVED
 
     def reconsider(self, object_types: frozenset[str]) -> None:
         """Instances of these types given up ("not seen from 3 poses") get their goal poses

@@ -183,7 +183,8 @@ class SemanticMapper(Mapper):
         # the navigator gave it up (no pose showed it: often a twin of a cabinet seen since)
         self.hints.resolve(self.memory, self.grid,
                            lambda place: place.key in self._navigator.gave_up
-                           or shows_inside(place, self.in_view.get(place.key, np.inf), pose, camera))
+                           or shows_inside(place, self.in_view.get(place.key, np.inf), pose, camera),
+                           self._navigator.given_up_where_believed)
         self.faucets.update(self.memory, self.in_view, observation.pose, self.grid, self.context.camera)  # behind basins: the detector misses them
         return Belief(self.grid, self.memory, observation.pose, self.step)
 

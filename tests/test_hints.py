@@ -145,3 +145,20 @@ def test_a_hint_about_what_the_follower_cut_in_a_place_confirms_its_own_belief()
     for _ in range(LOOKS + 1):
         book.resolve(memory, shown=lambda place: True)
     assert memory.of_type("BreadSliced") == [cut] and cut.container == there.key
+
+
+def test_a_plate_seen_on_the_counter_over_the_hinted_cabinet_is_not_the_one_in_it():
+    memory = ObjectMemory()
+    low = memory.add("Cabinet", (1.0, 0.45, 1.0), extent=(0.6, 0.7, 0.5), times_seen=1).key
+    memory.add("Cabinet", (2.0, 0.45, 1.0), extent=(0.6, 0.7, 0.5), times_seen=1)
+    book = HintBook()
+    book.add([LocationHint("Plate", "in", "Cabinet", None, None)], Pose(1.0, 0.0, 0.0, 0.0))
+    book.resolve(memory)
+    (hinted,) = memory.of_type("Plate")
+    assert hinted.container == low
+    memory.add("Plate", (1.05, 0.95, 1.0), extent=(0.25, 0.03, 0.25), times_seen=1)  # on the counter above it
+    book.resolve(memory)
+    assert book.trails["Plate"].place == low  # the trail goes on: the hinted plate is still looked for in it
+    memory.add("Plate", (0.95, 0.2, 1.05), extent=(0.25, 0.03, 0.25), times_seen=1)  # on the cabinet's floor
+    book.resolve(memory)
+    assert not book.trails  # found in it

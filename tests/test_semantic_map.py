@@ -263,6 +263,23 @@ def test_a_hinted_place_the_navigator_gave_up_on_sends_the_hint_to_the_next_plac
     assert plate.container == "Cabinet#2"
 
 
+def test_a_hinted_object_the_navigator_gave_up_on_there_is_believed_in_the_next_place_that_fits_once():
+    m = mapper()
+    for x in (1.5, 2.5, 3.5):  # three cabinets to the right of a Follower facing +z
+        m.memory.add("Cabinet", (x, 1.8, 0.0), times_seen=1)
+    belief = m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [], hints=[LocationHint("Plate", "in", "Cabinet", "right", "you")])
+    (plate,) = belief.memory.of_type("Plate")
+    assert plate.container == "Cabinet#1"
+    navigator = m.navigator()
+    navigator.gave_up.add(plate.key)  # no goal pose around the cabinet showed the plate
+    navigator.missed_at[plate.key] = (plate.position[0], plate.position[2])
+    m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [])
+    assert plate.container == "Cabinet#2"
+    for _ in range(3):  # given up where it was, not where it is believed now: it stays
+        m.update(observe(Pose(0.0, 0.0, 0.0, 0.0)), [])
+    assert plate.container == "Cabinet#2"
+
+
 def test_the_mapper_remembers_how_near_a_surface_was_seen_from_above():
     from types import SimpleNamespace
 
