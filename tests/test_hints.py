@@ -1,7 +1,7 @@
 """Dialogue location hints (``mapping.hints``): the hints of one answer believed together,
 a hint about something shut in followed from place to place as each is looked into in vain,
 and when a frame shows inside an open place. (The mapper's hint tests, on its own updates,
-are in ``test_semantic_map.py``.)"""
+are in ``test_semantic_map_hints.py``.)"""
 
 from __future__ import annotations
 
