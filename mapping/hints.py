@@ -15,10 +15,10 @@ For a place the object is shut in (a drawer, a cabinet, the fridge), the trail g
 once that place has been in view open, within ``LOOKED_INTO`` and its middle at least
 ``FRAME_MARGIN`` inside the frame (``shows_inside``; a cabinet under the counter seen from
 1 m at eye level shows its door, not what is inside), or the navigator gave up on it (the
-mapper says so), for ``LOOKS`` frames without the
-object seen there, or once the navigator gave up on the hinted object itself there, the
-object is believed in the next place that fits, until none is left. A new answer about the object starts a new trail, which skips the places
-already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
+mapper says so), for ``LOOKS`` frames without the object seen there, or once the navigator
+gave up on the hinted object itself there, the object is believed in the next place that
+fits, until none is left. A new answer about the object starts a new trail, which skips the
+places already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
 of several, and the first one opened was often another (TATC train: a "Which way is the
 cup?" followed one "Where is a cup?" in 24 of 37 answers).
 """
