@@ -181,6 +181,7 @@ class SemanticMapper(Mapper):
         camera, pose = self.context.camera, observation.pose
         # a place shows it does not hold the hinted object when it shows its inside, or when
         # the navigator gave it up (no pose showed it: often a twin of a cabinet seen since)
+        # or gave up the hinted object itself there (no pose around the place showed it)
         self.hints.resolve(self.memory, self.grid,
                            lambda place: place.key in self._navigator.gave_up
                            or shows_inside(place, self.in_view.get(place.key, np.inf), pose, camera),
