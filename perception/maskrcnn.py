@@ -16,7 +16,10 @@ with ``torch.load(..., weights_only=True)``; a missing or damaged file is one li
 it and the commands that make it. With the shipped weights the class of every region is
 decided by the shipped region classifier (``perception.region_classifier``: the box head's
 feature plus the region's own pixels); ``region_classifier: none`` leaves it to the box
-head. Never imports the simulator.
+head. The small and thin things the RPN rarely proposes (knives, sliced pieces...) get
+proposals from the shipped fine segmenter (``perception.fine_segmenter``: where small things
+are, per pixel, from the network's own stride-4 features; ``fine_segmenter: none``: the
+RPN's proposals alone). Never imports the simulator.
 """
 
 from __future__ import annotations
@@ -32,6 +35,14 @@ from contracts.observation import ModuleContext, Observation
 from contracts.perception import LOOKALIKES, Detection, Perception
 from contracts.registry import perception
 from perception.coco import image_tensor
+from perception.fine_segmenter import (
+    DEFAULT_FINE_WEIGHTS,
+    FeatureTap,
+    load_fine_segmenter,
+    margins,
+    refined_masks,
+    region_boxes,
+)
 from perception.maskrcnn_model import (
     DEFAULT_WEIGHTS,
     MAKE_WEIGHTS,
@@ -62,6 +73,9 @@ class MaskRCNNPerception(Perception):
         # a region classifier file fitted to ``weights``; "" = the shipped one with the shipped
         # weights (none with other weights), "none" = the box head's own classes
         region_classifier: str = ""
+        # a fine segmenter file fitted to ``weights``; "" = the shipped one with the shipped
+        # weights (none with other weights), "none" = the small things left to the network
+        fine_segmenter: str = ""
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -74,13 +88,19 @@ class MaskRCNNPerception(Perception):
             raise WeightsError(f"{path}: its tensors do not fit the network it describes "
                                f"({str(exc).splitlines()[0][:100]}); make it again with: {MAKE_WEIGHTS}") from None
         self._setup(model, classes)
+        self.weights_sha256 = sha256(path)
         regions = self.params.region_classifier
         if regions == "" and not self.params.weights:
             regions = str(DEFAULT_REGION_WEIGHTS)
         if regions not in ("", "none"):
             self.regions, self.region_config, region_meta = load_region_classifier(Path(regions), self.classes,
-                                                                                   sha256(path))
+                                                                                   self.weights_sha256)
             self.meta = {**self.meta, "region_classifier": {"file": regions, **region_meta}}
+        fine = self.params.fine_segmenter
+        if fine == "" and not self.params.weights:
+            fine = str(DEFAULT_FINE_WEIGHTS)
+        if fine not in ("", "none"):
+            self.attach_fine(Path(fine))
 
     @classmethod
     def from_model(cls, model: Any, classes: tuple[str, ...], params: Params | None = None) -> MaskRCNNPerception:
@@ -98,7 +118,21 @@ class MaskRCNNPerception(Perception):
         self.model = for_inference(model)
         self.classes = tuple(classes)
         self.regions = self.region_config = None
+        self.fine = self.fine_config = None
+        self.weights_sha256 = ""
+        self.tap = FeatureTap(self.model)
         self._last: tuple[np.ndarray, float, dict[str, np.ndarray]] | None = None
+
+    def attach_fine(self, path: Path | None) -> None:
+        """Add the regions of the fine segmenter file ``path`` (``None``: none) to the
+        proposals; the file must be fitted to this module's weights."""
+        self._last = None
+        if path is None:
+            self.fine = self.fine_config = None
+            self.meta.pop("fine_segmenter", None)
+            return
+        self.fine, self.fine_config, fine_meta = load_fine_segmenter(path, self.classes, self.weights_sha256)
+        self.meta = {**self.meta, "fine_segmenter": {"file": str(path), **fine_meta}}
 
     def _predicted(self, rgb: np.ndarray, floor: float) -> dict[str, np.ndarray]:
         """``predict``'s output, computed again only when the frame or the floor changed: a
@@ -124,6 +158,7 @@ class MaskRCNNPerception(Perception):
         the mask head and the mask pasting for boxes it would drop: the boxes above it are
         the same either way, since dropping lower-scoring boxes changes neither which
         higher-scoring ones survive per-class NMS nor the top ``detections_per_image``)."""
+        import cv2
         import torch
         from torchvision.models.detection.roi_heads import maskrcnn_inference
 
@@ -132,6 +167,12 @@ class MaskRCNNPerception(Perception):
         with torch.inference_mode():
             images, features, proposals = first_stages(model, image)
             sizes = images.image_sizes
+            margin = None
+            if self.fine is not None:  # the small things' regions join the RPN's proposals
+                fine, coarse = self.tap.inputs(features)
+                small = self.fine(fine, coarse, images.tensors)[0]
+                proposals = [torch.cat([proposals[0], region_boxes(small, self.fine_config, sizes[0])])]
+                margin = margins(small, self.fine_config, sizes[0])
             logits, deltas = self.classify(image, features, proposals[0], sizes[0])
             heads.score_thresh = floor
             try:
@@ -142,8 +183,13 @@ class MaskRCNNPerception(Perception):
                                        labels)
             out = model.transform.postprocess([{"boxes": boxes[0], "labels": labels[0], "scores": scores[0],
                                                 "masks": masks[0]}], sizes, [tuple(image.shape[1:])])[0]
-        return {"boxes": out["boxes"].numpy(), "labels": out["labels"].numpy(),
-                "scores": out["scores"].numpy(), "masks": out["masks"][:, 0].numpy()}
+        out = {"boxes": out["boxes"].numpy(), "labels": out["labels"].numpy(),
+               "scores": out["scores"].numpy(), "masks": out["masks"][:, 0].numpy()}
+        if margin is not None:  # the small things outlined by the segmenter's pixels
+            if margin.shape != out["masks"].shape[1:]:
+                margin = cv2.resize(margin, out["masks"].shape[:0:-1], interpolation=cv2.INTER_LINEAR)
+            out["masks"] = refined_masks(out, margin, self.fine_config, self.classes)
+        return out
 
     def classify(self, image: Any, features: Any, boxes: Any, size: tuple[int, int]) -> tuple[Any, Any]:
         """(class logits, box regression) of ``boxes`` (N x 4 in the network's resized frame of

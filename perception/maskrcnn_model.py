@@ -259,6 +259,35 @@ def read_tagged(path: Path, what: str, tag: str, remedy: str) -> dict[str, Any]:
     return raw
 
 
+def config_from_dict(cls: Any, raw: dict[str, Any], what: str, tuples: tuple[str, ...] = ()) -> Any:
+    """``cls(**raw)`` for a config dataclass saved as a dict: unknown keys refused (one
+    ``WeightsError`` naming ``what``), the lists of the ``tuples`` keys made tuples again."""
+    unknown = sorted(set(raw) - {f.name for f in fields(cls)})
+    if unknown:
+        raise WeightsError(f"{what} config has unknown keys {unknown}")
+    return cls(**{key: tuple(value) if key in tuples else value for key, value in raw.items()})
+
+
+def load_fitted(path: Path, what: str, tag: str, remedy: str, param: str, base_sha256: str,
+                build: Any) -> tuple[Any, Any, dict[str, Any], dict[str, Any]]:
+    """(model, config, raw dict, meta) of a ``what`` file (e.g. "region classifier") fitted to
+    the Mask R-CNN weights whose SHA-256 is ``base_sha256``; ``build(raw)`` gives (model,
+    config) from the file's dict; one clear ``WeightsError`` naming ``remedy`` (and the
+    module parameter ``param`` that turns it off) otherwise."""
+    raw = read_tagged(path, f"{what} file", tag, remedy)
+    try:
+        meta = dict(raw.get("meta") or {})
+        model, config = build(raw)
+    except (KeyError, TypeError, ValueError, RuntimeError, WeightsError) as exc:
+        raise WeightsError(f"{path}: damaged {what} file ({str(exc).splitlines()[0][:100]}); "
+                           f"make it again with: {remedy}") from None
+    if meta.get("base_sha256") != base_sha256:
+        raise WeightsError(f"{path}: fitted to Mask R-CNN weights {str(meta.get('base_sha256'))[:12]}..., not to "
+                           f"these ({base_sha256[:12]}...); fit it to them with: {remedy} --weights "
+                           f"WEIGHTS, or set modules.perception.params.{param}=none")
+    return model, config, raw, meta
+
+
 def load_weights(path: Path) -> tuple[ModelConfig, tuple[str, ...], dict, dict[str, Any]]:
     """(config, classes, state dict, meta) of a weights file or training checkpoint; one
     clear ``WeightsError`` line naming the file and how to make it otherwise."""

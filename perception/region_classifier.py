@@ -18,11 +18,11 @@ is ``torch.save`` of a plain dict (``format``, ``config``, ``classes``, ``state`
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from perception.maskrcnn_model import WeightsError, half_weights, read_tagged
+from perception.maskrcnn_model import WeightsError, config_from_dict, half_weights, load_fitted
 
 FORMAT = "nesy-region-classifier-v1"
 DEFAULT_REGION_WEIGHTS = Path(__file__).resolve().parent / "weights" / "region_classifier.pt"
@@ -42,13 +42,7 @@ class RegionConfig:
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> RegionConfig:
-        known = {f.name for f in fields(cls)}
-        if set(raw) - known:
-            raise WeightsError(f"region classifier config has unknown keys {sorted(set(raw) - known)}")
-        values = dict(raw)
-        if "channels" in values:
-            values["channels"] = tuple(int(c) for c in values["channels"])
-        return cls(**values)
+        return config_from_dict(cls, raw, "region classifier", tuples=("channels",))
 
 
 def build_region_classifier(config: RegionConfig, base_classifier=None):
@@ -113,19 +107,14 @@ def save_region_classifier(path: Path, model, config: RegionConfig, classes: tup
 def load_region_classifier(path: Path, classes: tuple[str, ...], base_sha256: str):
     """(model in eval mode, config, meta) of a region classifier file fitted to the Mask
     R-CNN weights whose SHA-256 is ``base_sha256``; one clear ``WeightsError`` otherwise."""
-    raw = read_tagged(path, "region classifier file", FORMAT, MAKE_REGION_WEIGHTS)
-    try:
+    def build(raw: dict[str, Any]):
         config = RegionConfig.from_dict(raw["config"])
-        meta = dict(raw.get("meta") or {})
         model = build_region_classifier(config)
         model.load_state_dict(raw["state"])
-    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
-        raise WeightsError(f"{path}: damaged region classifier file ({str(exc).splitlines()[0][:100]}); "
-                           f"make it again with: {MAKE_REGION_WEIGHTS}") from None
+        return model, config
+
+    model, config, raw, meta = load_fitted(path, "region classifier", FORMAT, MAKE_REGION_WEIGHTS,
+                                           "region_classifier", base_sha256, build)
     if tuple(raw["classes"]) != tuple(classes):
         raise WeightsError(f"{path}: fitted to other detector classes; make it again with: {MAKE_REGION_WEIGHTS}")
-    if meta.get("base_sha256") != base_sha256:
-        raise WeightsError(f"{path}: fitted to Mask R-CNN weights {str(meta.get('base_sha256'))[:12]}..., not to "
-                           f"these ({base_sha256[:12]}...); fit it to them with: {MAKE_REGION_WEIGHTS} --weights "
-                           "WEIGHTS, or set modules.perception.params.region_classifier=none")
     return model.float().eval(), config, meta

@@ -299,7 +299,7 @@ def test_the_shipped_weights_detect_the_large_objects_of_a_reference_frame(refer
     threshold, with the shipped weights before and after that stop's training chunk."""
     rgb, truth = reference_frame
     assert {"Fridge", "CounterTop", "SinkBasin", "Cabinet"} <= set(truth)
-    module = MaskRCNNPerception(MaskRCNNPerception.Params(region_classifier="none"))
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(region_classifier="none", fine_segmenter="none"))
     assert module.meta["steps"] > 0 and "float16" in module.meta["stored"] and module.regions is None
     detections = module.detect(observation(rgb))
     assert {"Fridge", "CounterTop", "Cabinet"} <= {d.object_type for d in detections

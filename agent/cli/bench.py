@@ -69,6 +69,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     percept.add_argument("--weights", default="", help="weights file (default: the shipped one)")
     percept.add_argument("--region-classifier", default="", metavar="FILE",
                          help="a region classifier file (default: the shipped one with the shipped weights; none: off)")
+    percept.add_argument("--fine-segmenter", default="", metavar="FILE",
+                         help="a fine segmenter file (default: the shipped one with the shipped weights; none: off)")
     percept.add_argument("--untrained", action="store_true",
                          help="an untrained network (ImageNet backbone, random heads) instead of weights")
     percept.add_argument("--frames", type=int, default=50, help="timed frames (default 50)")
@@ -196,7 +198,7 @@ def run_perception(args: argparse.Namespace) -> int:
     from perception.maskrcnn import MaskRCNNPerception
 
     params = MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
-                                       region_classifier=args.region_classifier)
+                                       region_classifier=args.region_classifier, fine_segmenter=args.fine_segmenter)
     if args.untrained:
         import torch
 
@@ -211,7 +213,8 @@ def run_perception(args: argparse.Namespace) -> int:
     result = benchmark(module, sample_frames("valid_unseen", max(args.frames, 1), seed=args.seed))
     result = {**result, "threads": args.threads,
               "weights": "untrained" if args.untrained else (args.weights or "shipped"),
-              "region_classifier": module.meta.get("region_classifier", {}).get("file", "none")}
+              "region_classifier": module.meta.get("region_classifier", {}).get("file", "none"),
+              "fine_segmenter": module.meta.get("fine_segmenter", {}).get("file", "none")}
     if args.json:
         print_json(result)
     else:

@@ -77,6 +77,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--region-classifier", default="", metavar="FILE",
                           help="a region classifier fitted to --weights (default: the shipped one with the shipped "
                           "weights; none: the box head's own classes)")
+    evaluate.add_argument("--fine-segmenter", default="", metavar="FILE",
+                          help="a fine segmenter fitted to --weights (default: the shipped one with the shipped "
+                          "weights; none: the small things left to the network)")
     evaluate.add_argument("--limit", type=positive_int, default=None, help="evaluate the first N images only")
     evaluate.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object (last line)")
@@ -114,6 +117,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                          "under runs/)")
     regions.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     regions.set_defaults(handler=run_regions)
+
+    fine = sub.add_parser("fine", help="fit the fine segmenter (per-pixel classes of knives, sliced pieces and "
+                          "other small things) to a weights file, on sets of train floor plans")
+    fine.add_argument("--data", required=True, nargs="+", metavar="SET",
+                      help="folders from 'nesy detector data' (their train/ sets are used) or set folders")
+    fine.add_argument("--tune", default="", metavar="SET",
+                      help="a set of other train floor plans on which each class goes to the segmenter or stays "
+                      "with the Mask R-CNN, whichever scores higher (default: every class to the segmenter)")
+    fine.add_argument("--out", required=True, help="the fine segmenter file to write (OUT.ckpt: its checkpoint; "
+                      "the same command resumes from it)")
+    fine.add_argument("--weights", default="", help="the Mask R-CNN weights it is fitted to (default: the shipped "
+                      "perception/weights/maskrcnn.pt)")
+    fine.add_argument("--images", type=positive_int, default=20000, help="frames per set at most (default 20000)")
+    fine.add_argument("--epochs", type=positive_int, default=2)
+    fine.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
+    fine.add_argument("--seed", type=int, default=0)
+    fine.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    fine.set_defaults(handler=run_fine)
 
     export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
     export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
@@ -196,7 +217,8 @@ def run_eval(args: argparse.Namespace) -> int:
     data = _set_folder(args.data, "valid")
     torch.set_num_threads(args.threads)
     module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
-                                                          region_classifier=args.region_classifier))
+                                                          region_classifier=args.region_classifier,
+                                                          fine_segmenter=args.fine_segmenter))
     result = evaluate(module, data, limit=args.limit)
     result = {**result, "data": str(data), "weights": args.weights or "shipped", "threads": args.threads}
     return _emit(result, args.json)
@@ -220,6 +242,31 @@ def run_regions(args: argparse.Namespace) -> int:
     spec = RegionFitSpec(data=sets, out=args.out, images=args.images, epochs=args.epochs, balance=args.balance,
                          seed=args.seed, cache=args.cache)
     return _emit(fit(spec, module, sha256(weights)), args.json)
+
+
+def run_fine(args: argparse.Namespace) -> int:
+    import torch
+
+    from perception.fine_fit import FineFitSpec, fit
+    from perception.maskrcnn import MaskRCNNPerception
+    from perception.maskrcnn_model import DEFAULT_WEIGHTS, sha256
+    from perception.train import check_training_set
+
+    sets = tuple(str(_set_folder(folder, "train")) for folder in args.data)
+    tune = str(_set_folder(args.tune, "train")) if args.tune else ""
+    for folder in sets + ((tune,) if tune else ()):
+        check_training_set(Path(folder))
+    if tune and any(Path(tune).resolve() == Path(folder).resolve() for folder in sets):
+        raise InputError(f"--tune {tune} is also a training set; tune on frames the fit does not see")
+    torch.set_num_threads(args.threads)
+    weights = Path(args.weights) if args.weights else DEFAULT_WEIGHTS
+    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
+                                                          fine_segmenter="none"))
+    spec = FineFitSpec(data=sets, out=args.out, tune=tune, images=args.images, epochs=args.epochs, seed=args.seed)
+    try:
+        return _emit(fit(spec, module, sha256(weights)), args.json)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 def run_stages(args: argparse.Namespace) -> int:
