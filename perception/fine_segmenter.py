@@ -167,15 +167,13 @@ def refined_masks(out: dict[str, np.ndarray], margin: np.ndarray, config: FineCo
     return masks
 
 
-def region_boxes(logits, config: FineConfig, size: tuple[int, int]):
-    """The boxes (N x 4, x0 y0 x1 y1 in the network's input pixels, no two alike) of the
-    connected regions of at least ``min_pixels`` where a small thing is more probable than
-    not, the fit's leaning taken back by each of ``shifts``, from one frame's logits (2 x h
-    x w over the network's padded input, of which ``size`` (H, W) pixels are the frame)."""
+def region_boxes(margin: np.ndarray, config: FineConfig):
+    """The boxes (N x 4, x0 y0 x1 y1 in ``margin``'s pixels, no two alike) of the connected
+    regions of at least ``min_pixels`` where a small thing is more probable than not, the
+    fit's leaning taken back by each of ``shifts`` (``margin``: from ``margins``)."""
     import cv2
     import torch
 
-    margin = margins(logits, config, size)
     boxes = set()
     for shift in config.shifts:
         where = (margin > shift * math.log(config.object_weight)).astype(np.uint8)

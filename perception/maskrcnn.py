@@ -170,9 +170,8 @@ class MaskRCNNPerception(Perception):
             margin = None
             if self.fine is not None:  # the small things' regions join the RPN's proposals
                 fine, coarse = self.tap.inputs(features)
-                small = self.fine(fine, coarse, images.tensors)[0]
-                proposals = [torch.cat([proposals[0], region_boxes(small, self.fine_config, sizes[0])])]
-                margin = margins(small, self.fine_config, sizes[0])
+                margin = margins(self.fine(fine, coarse, images.tensors)[0], self.fine_config, sizes[0])
+                proposals = [torch.cat([proposals[0], region_boxes(margin, self.fine_config)])]
             logits, deltas = self.classify(image, features, proposals[0], sizes[0])
             heads.score_thresh = floor
             try:

@@ -19,7 +19,13 @@ from perception import fine_fit, maskrcnn
 from perception.classes import CLASSES
 from perception.coco import CocoFrames
 from perception.fine_fit import FineFitSpec, fit
-from perception.fine_segmenter import FineConfig, load_fine_segmenter, refined_masks, region_boxes
+from perception.fine_segmenter import (
+    FineConfig,
+    load_fine_segmenter,
+    margins,
+    refined_masks,
+    region_boxes,
+)
 from perception.maskrcnn import MaskRCNNPerception
 from perception.maskrcnn_model import WeightsError, sha256
 
@@ -44,19 +50,20 @@ def test_each_region_where_a_small_thing_is_more_probable_than_not_is_one_propos
     logits[1, 1:2, 1:6] = 4.0  # a knife-like strip
     logits[1, 6:8, 6:8] = 1.0  # a weak blob
     logits[1, 9, 0] = 4.0  # one cell in the corner: 9 pixels
-    boxes = region_boxes(logits, config, size=(20, 20))
+    boxes = region_boxes(margins(logits, config, (20, 20)), config)
     assert len(boxes) == 2
     strip = boxes[torch.argmin(boxes[:, 1])].tolist()
     assert strip[0] <= 3 and strip[2] >= 11 and strip[1] >= 1 and strip[3] <= 5  # wide and low
     # the fit's leaning to small things (object_weight 20: log 20 = 3.0) taken back: the weak blob goes
-    assert len(region_boxes(logits, replace(config, shifts=(1.0,)), size=(20, 20))) == 1
-    assert len(region_boxes(logits, replace(config, shifts=(0.0, 1.0, 1.0)), size=(20, 20))) == 3  # the strip's core too, no box twice
+    margin = margins(logits, config, (20, 20))
+    assert len(region_boxes(margin, replace(config, shifts=(1.0,)))) == 1
+    assert len(region_boxes(margin, replace(config, shifts=(0.0, 1.0, 1.0)))) == 3  # the strip's core too, no box twice
     touching = torch.zeros(2, 10, 10)
     touching[1] = -9.0
     touching[1, 2:5, 1:9] = 1.0
     touching[1, 2:5, 2:4] = touching[1, 2:5, 6:8] = 6.0  # two slices' cores in one region
-    assert len(region_boxes(touching, replace(config, shifts=(0.0, 1.0)), size=(20, 20))) == 3
-    assert len(region_boxes(logits, config, size=(12, 20))) == 1  # only the frame's part of the padded input
+    assert len(region_boxes(margins(touching, config, (20, 20)), replace(config, shifts=(0.0, 1.0)))) == 3
+    assert len(region_boxes(margins(logits, config, (12, 20)), config)) == 1  # only the frame's part of the padded input
 
 
 def test_a_small_things_mask_is_the_segmenters_pixels_in_its_box_and_other_masks_stay():
