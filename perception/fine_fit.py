@@ -47,7 +47,7 @@ class FineFitSpec:
 
     data: tuple[str, ...]  # set folders of train floor plans
     out: str
-    tune: str = ""  # a set folder of other train floor plans choosing the inference shifts ("": shift 1)
+    tune: str = ""  # a set folder of other train floor plans choosing the shifts ("": FineConfig's defaults)
     images: int = 20000  # frames per set at most (the first ones)
     epochs: int = 2
     batch: int = 8
@@ -134,8 +134,8 @@ def fit(spec: FineFitSpec, module: Any, base_sha256: str, progress: bool = True)
             torch.save({"spec": {k: v for k, v in asdict(spec).items() if k != "tune"}, "model": model.state_dict(),
                         "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(), "step": step,
                         "losses": losses, "cpu_seconds": prior_cpu + time.process_time() - started},
-                       checkpoint.with_suffix(".tmp"))
-            checkpoint.with_suffix(".tmp").replace(checkpoint)
+                       f"{checkpoint}.tmp")
+            Path(f"{checkpoint}.tmp").replace(checkpoint)
     bar.close()
     model.eval()
     meta = {"base_sha256": base_sha256, "spec": asdict(spec), "frames": len(items), "steps": steps,
