@@ -11,8 +11,8 @@ tuning set of other train floor plans (``tune``), the module is scored (mask mAP
 mask mAP) without the segmenter, with its regions as proposals under each set of
 inference shifts of ``SHIFT_SETS`` (how much of the loss's leaning to small things is
 taken back, one region map per shift), then with the small things' masks cut from its
-pixels at each of ``MASK_SHIFTS``; the best set and mask shift are kept in the file. The file records the Mask R-CNN weights' SHA-256, the
-sets, the scores and CPU time.
+pixels at each of ``MASK_SHIFTS``; the best set and mask shift are kept in the file. The
+file records the Mask R-CNN weights' SHA-256, the sets, the scores and CPU time.
 """
 
 from __future__ import annotations
@@ -98,10 +98,11 @@ def fit(spec: FineFitSpec, module: Any, base_sha256: str, progress: bool = True)
     optimizer = torch.optim.Adam(model.parameters(), lr=spec.lr)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=spec.lr, total_steps=steps, pct_start=0.05)
     checkpoint = Path(spec.out + ".ckpt")
+    resumable = {k: v for k, v in asdict(spec).items() if k != "tune"}  # what a resumed fit must match
     step, losses, prior_cpu = 0, [], 0.0
     if checkpoint.is_file():
         saved = torch.load(checkpoint, weights_only=True)
-        if saved["spec"] != {k: v for k, v in asdict(spec).items() if k != "tune"}:
+        if saved["spec"] != resumable:
             raise ValueError(f"{checkpoint}: a checkpoint of another fit; delete it or use another --out")
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
@@ -131,7 +132,7 @@ def fit(spec: FineFitSpec, module: Any, base_sha256: str, progress: bool = True)
         bar.update(1)
         bar.set_postfix(loss=f"{np.mean(losses[-50:]):.4f}")
         if step % spec.checkpoint_every == 0 or step == steps:
-            torch.save({"spec": {k: v for k, v in asdict(spec).items() if k != "tune"}, "model": model.state_dict(),
+            torch.save({"spec": resumable, "model": model.state_dict(),
                         "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(), "step": step,
                         "losses": losses, "cpu_seconds": prior_cpu + time.process_time() - started},
                        f"{checkpoint}.tmp")

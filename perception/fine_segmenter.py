@@ -9,9 +9,10 @@ backbone's stride-4 block (MobileNetV2 block 3), the FPN's stride-8 level for co
 the frame's own pixels folded into each stride-4 cell; each cell's logits unfold into 2 x 2
 cells of stride 2 (``pixel_shuffle``). The box of each connected region of small-thing
 pixels (``region_boxes``; regions taken at more than one level of certainty, so that
-things that touch are parted at the higher ones) joins the RPN's proposals; the box head, the region classifier
-and the mask head then name, place and outline it as any other proposal. The Mask R-CNN is
-not changed: its features are read as they are computed (``FeatureTap``).
+things that touch are parted at the higher ones) joins the RPN's proposals; the box head
+and the region classifier then name and place it as any other proposal, and a small
+thing's mask is the segmenter's pixels inside its box (``refined_masks``). The Mask R-CNN
+is not changed: its features are read as they are computed (``FeatureTap``).
 
 It is fitted to one set of Mask R-CNN weights (``perception.fine_fit``) and its file records
 that file's SHA-256; loading it next to other weights is refused. A file is ``torch.save``
@@ -92,8 +93,9 @@ def build_fine_segmenter(config: FineConfig):
             )
 
         def forward(self, fine, coarse, pixels):
-            """Logits (B x 2 x H/2 x W/2: other, small thing) from the stride-4 block (B x fine_channels x
-            H/4 x W/4), the FPN's stride-8 level and the network's normalised input (B x 3 x H x W)."""
+            """Logits (B x 2 x H/2 x W/2: other, small thing) from the stride-4 block (B x
+            fine_channels x H/4 x W/4), the FPN's stride-8 level and the network's normalised
+            input (B x 3 x H x W)."""
             size = fine.shape[-2:]
             context = functional.interpolate(self.context(coarse), size=size, mode="nearest")
             folded = functional.pixel_unshuffle(pixels[..., :size[0] * config.stride, :size[1] * config.stride],

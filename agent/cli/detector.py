@@ -118,13 +118,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     regions.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     regions.set_defaults(handler=run_regions)
 
-    fine = sub.add_parser("fine", help="fit the fine segmenter (per-pixel classes of knives, sliced pieces and "
-                          "other small things) to a weights file, on sets of train floor plans")
+    fine = sub.add_parser("fine", help="fit the fine segmenter (where knives, sliced pieces and other small things "
+                          "are, per pixel: proposals and masks for them) to a weights file, on sets of train floor plans")
     fine.add_argument("--data", required=True, nargs="+", metavar="SET",
                       help="folders from 'nesy detector data' (their train/ sets are used) or set folders")
     fine.add_argument("--tune", default="", metavar="SET",
-                      help="a set of other train floor plans on which each class goes to the segmenter or stays "
-                      "with the Mask R-CNN, whichever scores higher (default: every class to the segmenter)")
+                      help="a set of other train floor plans on which the proposals' and masks' shifts are chosen "
+                      "(default: the segmenter's default shifts)")
     fine.add_argument("--out", required=True, help="the fine segmenter file to write (OUT.ckpt: its checkpoint; "
                       "the same command resumes from it)")
     fine.add_argument("--weights", default="", help="the Mask R-CNN weights it is fitted to (default: the shipped "
@@ -249,7 +249,6 @@ def run_fine(args: argparse.Namespace) -> int:
 
     from perception.fine_fit import FineFitSpec, fit
     from perception.maskrcnn import MaskRCNNPerception
-    from perception.maskrcnn_model import DEFAULT_WEIGHTS, sha256
     from perception.train import check_training_set
 
     sets = tuple(str(_set_folder(folder, "train")) for folder in args.data)
@@ -259,12 +258,11 @@ def run_fine(args: argparse.Namespace) -> int:
     if tune and any(Path(tune).resolve() == Path(folder).resolve() for folder in sets):
         raise InputError(f"--tune {tune} is also a training set; tune on frames the fit does not see")
     torch.set_num_threads(args.threads)
-    weights = Path(args.weights) if args.weights else DEFAULT_WEIGHTS
     module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
                                                           fine_segmenter="none"))
     spec = FineFitSpec(data=sets, out=args.out, tune=tune, images=args.images, epochs=args.epochs, seed=args.seed)
     try:
-        return _emit(fit(spec, module, sha256(weights)), args.json)
+        return _emit(fit(spec, module, module.weights_sha256), args.json)
     except ValueError as exc:
         raise InputError(str(exc)) from None
 
