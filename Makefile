@@ -10,6 +10,9 @@ RAY_STAMP := $(VENV)/.nesy-ray-installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
+	# OpenCV comes as opencv-contrib-python-headless (ximgproc); both builds install cv2, so
+	# any earlier one goes first (a venv made before it held opencv-python-headless)
+	$(PY) -m pip uninstall -y -q opencv-python-headless opencv-contrib-python-headless
 	# PyTorch from this machine's local wheels (a plain `torch` may fetch another build)
 	$(PY) -m pip install torch==2.14.1 torchvision==0.29.1
 	$(PY) -m pip install -e '.[dev]'

@@ -4,10 +4,10 @@
 
 It reads the observation's RGB frame only and returns one ``Detection`` per detected
 object above ``score_threshold``: the class (an AI2-THOR type), score, the predicted box
-and the mask thresholded at ``mask_threshold``. For the types the Follower said it looks
-for (``attend``) the bar is ``focus_threshold``, unless another class's box scores higher
-in the same place (the mapper lets such a weak detection only confirm what it expects).
-Thin utensils the network takes for one another (``LOOKALIKES``) are one utensil where two
+and the mask snapped to the frame's edges (``perception.mask_edges``) and thresholded at
+``mask_threshold``. For the types the Follower said it looks for (``attend``) the bar is
+``focus_threshold``, unless another class's box scores higher in the same place (the
+mapper lets such a weak detection only confirm what it expects). Thin utensils the network takes for one another (``LOOKALIKES``) are one utensil where two
 of their boxes coincide, of the higher-scoring type, whatever the scores.
 A frame seen again (after a question, a refused Stop or a failed action) is not run through
 the network again: the last frame's output is kept. Symbolic runs (no frames) see nothing.
@@ -43,6 +43,7 @@ from perception.fine_segmenter import (
     refined_masks,
     region_boxes,
 )
+from perception.mask_edges import snapped_masks
 from perception.maskrcnn_model import (
     DEFAULT_WEIGHTS,
     MAKE_WEIGHTS,
@@ -68,7 +69,11 @@ class MaskRCNNPerception(Perception):
         score_threshold: float = field(default=0.5, metadata={"range": (0.0, 1.0)})
         # the threshold for the types the Follower looks for (``attend``); = score_threshold: off
         focus_threshold: float = field(default=0.25, metadata={"range": (0.0, 1.0)})
-        mask_threshold: float = field(default=0.5, metadata={"range": (0.0, 1.0)})
+        mask_threshold: float = field(default=0.45, metadata={"range": (0.0, 1.0)})
+        # the masks snapped to the frame's edges by a guided filter of this radius in pixels
+        # (0: the mask head's masks as pasted) and regulariser (perception.mask_edges)
+        edge_radius: int = field(default=3, metadata={"range": (0, 16)})
+        edge_eps: float = field(default=1e-4, metadata={"range": (1e-6, 1.0)})
         threads: int = field(default=1, metadata={"range": (1, 64)})  # torch CPU threads
         # a region classifier file fitted to ``weights``; "" = the shipped one with the shipped
         # weights (none with other weights), "none" = the box head's own classes
@@ -183,7 +188,8 @@ class MaskRCNNPerception(Perception):
             out = model.transform.postprocess([{"boxes": boxes[0], "labels": labels[0], "scores": scores[0],
                                                 "masks": masks[0]}], sizes, [tuple(image.shape[1:])])[0]
         out = {"boxes": out["boxes"].numpy(), "labels": out["labels"].numpy(),
-               "scores": out["scores"].numpy(), "masks": out["masks"][:, 0].numpy()}
+               "scores": out["scores"].numpy(),
+               "masks": snapped_masks(out["masks"][:, 0].numpy(), rgb, self.params.edge_radius, self.params.edge_eps)}
         if margin is not None:  # the small things outlined by the segmenter's pixels
             if margin.shape != out["masks"].shape[1:]:
                 margin = cv2.resize(margin, out["masks"].shape[:0:-1], interpolation=cv2.INTER_LINEAR)

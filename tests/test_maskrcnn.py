@@ -375,7 +375,7 @@ def test_the_inference_network_folds_its_norms_and_detects_as_the_plain_one(refe
     plain.load_state_dict(state)
     plain.eval()
     norms = sum(isinstance(m, FrozenBatchNorm2d) for m in plain.modules())
-    module = MaskRCNNPerception.from_model(plain, classes)
+    module = MaskRCNNPerception.from_model(plain, classes, MaskRCNNPerception.Params(edge_radius=0))
     assert sum(isinstance(m, FrozenBatchNorm2d) for m in plain.modules()) == norms > 50
     assert not any(isinstance(m, FrozenBatchNorm2d) for m in module.model.modules())
     image = torch.from_numpy(rgb.copy()).permute(2, 0, 1).float().div_(255.0)
