@@ -34,3 +34,19 @@ def test_radius_zero_and_no_masks_leave_the_masks_as_they_are():
     assert snapped_masks(masks, rgb, radius=0, eps=1e-4) is masks
     empty = np.zeros((0, 20, 30), np.float32)
     assert snapped_masks(empty, rgb, radius=3, eps=1e-4) is empty
+
+
+def test_the_detector_commands_set_the_snapping_or_keep_the_modules_default():
+    import argparse
+
+    from agent.cli.detector import add_module_arguments, module_params
+    from perception.maskrcnn import MaskRCNNPerception
+
+    parser = argparse.ArgumentParser()
+    add_module_arguments(parser)
+    parser.add_argument("--threads", type=int, default=1)
+    default = MaskRCNNPerception.Params()
+    shipped = module_params(parser.parse_args([]))
+    assert (shipped.edge_radius, shipped.mask_threshold) == (default.edge_radius, default.mask_threshold)
+    plain = module_params(parser.parse_args(["--edge-radius", "0", "--mask-threshold", "0.5"]))
+    assert (plain.edge_radius, plain.mask_threshold) == (0, 0.5)

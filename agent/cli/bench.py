@@ -7,6 +7,7 @@ import argparse
 import json
 
 from agent.cli.common import print_json
+from agent.cli.detector import add_module_arguments, module_params
 from agent.config import parse_scalar
 from contracts.errors import NesyError
 
@@ -66,11 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Median ms of maskrcnn's detect per rendered 300 x 300 valid_unseen frame on --threads "
         "torch threads (for one core: taskset -c 0 ... --threads 1).",
     )
-    percept.add_argument("--weights", default="", help="weights file (default: the shipped one)")
-    percept.add_argument("--region-classifier", default="", metavar="FILE",
-                         help="a region classifier file (default: the shipped one with the shipped weights; none: off)")
-    percept.add_argument("--fine-segmenter", default="", metavar="FILE",
-                         help="a fine segmenter file (default: the shipped one with the shipped weights; none: off)")
+    add_module_arguments(percept)
     percept.add_argument("--untrained", action="store_true",
                          help="an untrained network (ImageNet backbone, random heads) instead of weights")
     percept.add_argument("--frames", type=int, default=50, help="timed frames (default 50)")
@@ -197,8 +194,7 @@ def run_perception(args: argparse.Namespace) -> int:
     from perception.data_gen import sample_frames
     from perception.maskrcnn import MaskRCNNPerception
 
-    params = MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
-                                       region_classifier=args.region_classifier, fine_segmenter=args.fine_segmenter)
+    params = module_params(args)
     if args.untrained:
         import torch
 

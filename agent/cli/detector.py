@@ -14,10 +14,38 @@ import argparse
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from agent.cli.common import InputError, positive_int, print_json
 
 ORDER = 58
+
+
+def add_module_arguments(parser: argparse.ArgumentParser) -> None:
+    """The maskrcnn module's files and mask settings (``module_params`` reads them back)."""
+    parser.add_argument("--weights", default="", help="weights file (default: the shipped "
+                        "perception/weights/maskrcnn.pt)")
+    parser.add_argument("--region-classifier", default="", metavar="FILE",
+                        help="a region classifier fitted to --weights (default: the shipped one with the shipped "
+                        "weights; none: the box head's own classes)")
+    parser.add_argument("--fine-segmenter", default="", metavar="FILE",
+                        help="a fine segmenter fitted to --weights (default: the shipped one with the shipped "
+                        "weights; none: the small things left to the network)")
+    parser.add_argument("--edge-radius", type=int, default=None, metavar="PX",
+                        help="the guided filter snapping masks to the frame's edges (default: the module's; "
+                        "0: the mask head's masks as pasted)")
+    parser.add_argument("--mask-threshold", type=float, default=None, help="mask probability threshold "
+                        "(default: the module's)")
+
+
+def module_params(args: argparse.Namespace) -> Any:
+    """``MaskRCNNPerception.Params`` from ``add_module_arguments``' arguments and ``--threads``."""
+    from perception.maskrcnn import MaskRCNNPerception
+
+    chosen = {"edge_radius": args.edge_radius, "mask_threshold": args.mask_threshold}
+    return MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
+                                     region_classifier=args.region_classifier, fine_segmenter=args.fine_segmenter,
+                                     **{key: value for key, value in chosen.items() if value is not None})
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -72,14 +100,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     evaluate = sub.add_parser("eval", help="COCO mask/box mAP of weights on a set (pycocotools)")
     evaluate.add_argument("--data", required=True,
                           help="a folder from 'nesy detector data' (its valid/ set is used) or a set folder")
-    evaluate.add_argument("--weights", default="", help="weights file (default: the shipped "
-                          "perception/weights/maskrcnn.pt)")
-    evaluate.add_argument("--region-classifier", default="", metavar="FILE",
-                          help="a region classifier fitted to --weights (default: the shipped one with the shipped "
-                          "weights; none: the box head's own classes)")
-    evaluate.add_argument("--fine-segmenter", default="", metavar="FILE",
-                          help="a fine segmenter fitted to --weights (default: the shipped one with the shipped "
-                          "weights; none: the small things left to the network)")
+    add_module_arguments(evaluate)
     evaluate.add_argument("--limit", type=positive_int, default=None, help="evaluate the first N images only")
     evaluate.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object (last line)")
@@ -89,9 +110,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                            "class for the exact ground-truth box")
     stage.add_argument("--data", required=True,
                        help="a set folder, or a folder from 'nesy detector data' (its valid/ set is used)")
-    stage.add_argument("--weights", default="", help="weights file (default: the shipped perception/weights/maskrcnn.pt)")
-    stage.add_argument("--region-classifier", default="", metavar="FILE",
-                       help="as for eval (default: the shipped one with the shipped weights; none: the box head's)")
+    add_module_arguments(stage)
     stage.add_argument("--classes", nargs="+", default=[], metavar="CLASS", help="only these classes (default: all)")
     stage.add_argument("--limit", type=positive_int, default=None, help="the first N images only")
     stage.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
@@ -216,9 +235,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
     data = _set_folder(args.data, "valid")
     torch.set_num_threads(args.threads)
-    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
-                                                          region_classifier=args.region_classifier,
-                                                          fine_segmenter=args.fine_segmenter))
+    module = MaskRCNNPerception(module_params(args))
     result = evaluate(module, data, limit=args.limit)
     result = {**result, "data": str(data), "weights": args.weights or "shipped", "threads": args.threads}
     return _emit(result, args.json)
@@ -275,8 +292,7 @@ def run_stages(args: argparse.Namespace) -> int:
 
     data = _set_folder(args.data, "valid")
     torch.set_num_threads(args.threads)
-    module = MaskRCNNPerception(MaskRCNNPerception.Params(weights=args.weights, threads=args.threads,
-                                                          region_classifier=args.region_classifier))
+    module = MaskRCNNPerception(module_params(args))
     try:
         result = stages(module, data, classes=tuple(args.classes), limit=args.limit)
     except ValueError as exc:
