@@ -117,9 +117,7 @@ class MaskRCNNPerception(Perception):
         return self
 
     def _setup(self, model: Any, classes: tuple[str, ...]) -> None:
-        import torch
-
-        torch.set_num_threads(self.params.threads)
+        self._set_threads()
         self.model = for_inference(model)
         self.classes = tuple(classes)
         self.regions = self.region_config = None
@@ -150,11 +148,17 @@ class MaskRCNNPerception(Perception):
         return out
 
     def reset(self, context: ModuleContext) -> None:
+        super().reset(context)
+        self._set_threads()
+        self._last = None
+
+    def _set_threads(self) -> None:
+        """torch's and OpenCV's (the masks' guided filter) CPU threads: ``params.threads``."""
+        import cv2
         import torch
 
-        super().reset(context)
         torch.set_num_threads(self.params.threads)
-        self._last = None
+        cv2.setNumThreads(self.params.threads)
 
     def predict(self, rgb: np.ndarray, floor: float = MODEL_FLOOR) -> dict[str, np.ndarray]:
         """The network's raw output for one H x W x 3 uint8 frame (boxes, labels, scores,
