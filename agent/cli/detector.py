@@ -155,6 +155,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     fine.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     fine.set_defaults(handler=run_fine)
 
+    draw = sub.add_parser("overlay", help="draw frames of a set with the ground truth and the module's masks, "
+                          "as pasted and snapped to the frame's edges (an image to look at)")
+    draw.add_argument("--data", required=True,
+                      help="a set folder, or a folder from 'nesy detector data' (its valid/ set is used)")
+    draw.add_argument("--images", type=int, nargs="+", required=True, metavar="INDEX", help="frame indices in the set")
+    draw.add_argument("--out", required=True, help="image file (.jpg or .png)")
+    add_module_arguments(draw)
+    draw.add_argument("--threads", type=positive_int, default=2, help="torch CPU threads (default 2)")
+    draw.set_defaults(handler=run_overlay)
+
     export = sub.add_parser("export", help="write the shipped form (float16) of a weights file or checkpoint")
     export.add_argument("weights", help="a weights file or training checkpoint (e.g. runs/detector/train/maskrcnn.pt)")
     export.add_argument("--out", default="", help="target file (default: the shipped perception/weights/maskrcnn.pt)")
@@ -298,6 +308,20 @@ def run_stages(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise InputError(str(exc)) from None
     return _emit({**result, "data": str(data), "weights": args.weights or "shipped"}, args.json)
+
+
+def run_overlay(args: argparse.Namespace) -> int:
+    from perception.maskrcnn import MaskRCNNPerception
+    from perception.overlay import overlay, write_image
+
+    data = _set_folder(args.data, "valid")
+    try:
+        image = overlay(MaskRCNNPerception(module_params(args)), data, args.images)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    write_image(Path(args.out), image)
+    print(f"wrote {args.out} ({image.shape[1]} x {image.shape[0]} px)")
+    return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
