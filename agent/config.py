@@ -230,12 +230,27 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
             node[part] = child
             raw.sources[".".join(parts[:depth])] = COMMAND_LINE  # a key only the override names
         node = child
+    if parts[-1] == "name" and value != node.get("name") and isinstance(node.get("params"), dict):
+        _drop_file_params(raw, node, ".".join(parts[:-1] + ["params"]))
     node[parts[-1]] = value
     for stale in [k for k in raw.sources if k.startswith(key + ".")]:
         del raw.sources[stale]
     raw.sources[key] = COMMAND_LINE
     if isinstance(value, dict):
         raw.sources.update(_sources_for(value, COMMAND_LINE, key + "."))
+
+
+def _drop_file_params(raw: RawConfig, node: dict, params_key: str) -> None:
+    """A module swapped on the command line (``modules.perception.name=oracle-seg``) does not
+    inherit the params a config file gave the module it replaces; params the command line
+    set stay."""
+    from_command_line = [k for k, source in raw.sources.items()
+                         if (k == params_key or k.startswith(params_key + ".")) and source == COMMAND_LINE]
+    if from_command_line:
+        return
+    node["params"] = {}
+    for stale in [k for k in raw.sources if k.startswith(params_key + ".")]:
+        del raw.sources[stale]
 
 
 def parse_scalar(text: str, key: str) -> Any:
