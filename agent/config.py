@@ -201,6 +201,10 @@ def _sources_for(data: dict[str, Any], source: str, prefix: str) -> dict[str, st
 
 
 def _merge(tree: dict, sources: dict, new: dict, new_sources: dict, prefix: str) -> None:
+    if "name" in new and new["name"] != tree.get("name") and "params" not in new and isinstance(tree.get("params"), dict):
+        tree["params"] = {}  # a module named anew does not inherit the params an included file gave the old one
+        for stale in [k for k in sources if k.startswith(f"{prefix}params.")]:
+            del sources[stale]
     for key, value in new.items():
         dotted = f"{prefix}{key}"
         if isinstance(value, dict) and isinstance(tree.get(key), dict):

@@ -124,12 +124,13 @@ def test_effective_config_round_trips(tmp_path):
     assert load_config(saved).config == loaded.config
 
 
-def test_a_module_swapped_on_the_command_line_drops_the_files_params_but_keeps_its_own():
+def test_a_module_swapped_on_the_command_line_or_in_a_file_drops_the_params_given_to_the_old_one():
     """The default gives maskrcnn mask params; oracle-seg takes none, so swapping to it must
     not inherit them; params the command line sets for the new module stay."""
     swapped = load_config("default", ["modules.perception.name=oracle-seg"])
     assert swapped.config.modules.perception.name == "oracle-seg"
     assert swapped.config.modules.perception.params == {}
+    assert load_config("ablations/oracle-seg").config.modules.perception.params == {}  # the same through an include
     kept = load_config("default", ["modules.perception.params.threads=1", "modules.perception.name=maskrcnn"])
     assert kept.config.modules.perception.params["edge_radius"] == 0
     mine = load_config("default", ["modules.planner.params.replan=false", "modules.planner.name=pddl"])
