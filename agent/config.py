@@ -201,10 +201,8 @@ def _sources_for(data: dict[str, Any], source: str, prefix: str) -> dict[str, st
 
 
 def _merge(tree: dict, sources: dict, new: dict, new_sources: dict, prefix: str) -> None:
-    if "name" in new and new["name"] != tree.get("name") and "params" not in new and isinstance(tree.get("params"), dict):
-        tree["params"] = {}  # a module named anew does not inherit the params an included file gave the old one
-        for stale in [k for k in sources if k.startswith(f"{prefix}params.")]:
-            del sources[stale]
+    if "name" in new and "params" not in new:
+        _renamed(tree, new["name"], sources, f"{prefix}params")
     for key, value in new.items():
         dotted = f"{prefix}{key}"
         if isinstance(value, dict) and isinstance(tree.get(key), dict):
@@ -234,8 +232,8 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
             node[part] = child
             raw.sources[".".join(parts[:depth])] = COMMAND_LINE  # a key only the override names
         node = child
-    if parts[-1] == "name" and value != node.get("name") and isinstance(node.get("params"), dict):
-        _drop_file_params(raw, node, ".".join(parts[:-1] + ["params"]))
+    if parts[-1] == "name":
+        _renamed(node, value, raw.sources, ".".join(parts[:-1] + ["params"]))
     node[parts[-1]] = value
     for stale in [k for k in raw.sources if k.startswith(key + ".")]:
         del raw.sources[stale]
@@ -244,17 +242,19 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
         raw.sources.update(_sources_for(value, COMMAND_LINE, key + "."))
 
 
-def _drop_file_params(raw: RawConfig, node: dict, params_key: str) -> None:
-    """A module swapped on the command line (``modules.perception.name=oracle-seg``) does not
-    inherit the params a config file gave the module it replaces; params the command line
-    set stay."""
-    from_command_line = [k for k, source in raw.sources.items()
-                         if (k == params_key or k.startswith(params_key + ".")) and source == COMMAND_LINE]
-    if from_command_line:
+def _renamed(node: dict, name: Any, sources: dict, params_key: str) -> None:
+    """A module named anew (in a file that includes another, or on the command line:
+    ``modules.perception.name=oracle-seg``) does not inherit the params given to the module
+    it replaces; params the command line set stay."""
+    if name == node.get("name") or not isinstance(node.get("params"), dict):
+        return
+    given = [k for k in sources if k == params_key or k.startswith(params_key + ".")]
+    if any(sources[k] == COMMAND_LINE for k in given):
         return
     node["params"] = {}
-    for stale in [k for k in raw.sources if k.startswith(params_key + ".")]:
-        del raw.sources[stale]
+    for stale in given:
+        if stale != params_key:
+            del sources[stale]
 
 
 def parse_scalar(text: str, key: str) -> Any:

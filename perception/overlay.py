@@ -20,9 +20,9 @@ WHITE = (255, 255, 255)
 
 
 def _colour(k: int) -> tuple[int, int, int]:
-    hue = (k * 47) % 180
     import cv2
 
+    hue = (k * 47) % 180
     return tuple(int(v) for v in cv2.cvtColor(np.uint8([[[hue, 220, 255]]]), cv2.COLOR_HSV2RGB)[0, 0])
 
 
@@ -66,11 +66,13 @@ def overlay(module: MaskRCNNPerception, data: Path, indices: list[int]) -> np.nd
                          [names[a["category_id"]] for a in truth], "ground truth")]
         for radius, caption in ((0, "mask head, pasted"), (snapped_radius, f"snapped (radius {snapped_radius})")):
             module.params.edge_radius = radius
-            out = module.predict(rgb)
+            try:
+                out = module.predict(rgb)
+            finally:
+                module.params.edge_radius = snapped_radius
             keep = out["scores"] >= module.params.score_threshold
             panels.append(_panel(rgb, list(out["masks"][keep] >= module.params.mask_threshold),
                                  [module.classes[int(label) - 1] for label in out["labels"][keep]], caption))
-        module.params.edge_radius = snapped_radius
         rows.append(np.concatenate(panels, axis=1))
     return np.concatenate(rows, axis=0)
 

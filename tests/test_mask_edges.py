@@ -44,7 +44,6 @@ def test_the_detector_commands_set_the_snapping_or_keep_the_modules_default():
     import argparse
 
     from agent.cli.detector import add_module_arguments, module_params
-    from perception.maskrcnn import MaskRCNNPerception
 
     parser = argparse.ArgumentParser()
     add_module_arguments(parser)
