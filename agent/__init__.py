@@ -1,5 +1,5 @@
 """The agent side of nesy: Follower wiring, Commanders, the episode runner, metrics,
 evaluation and the ``nesy`` CLI, plus the config system (``agent.config``,
-``agent.settings``). The shared types, registries and errors are in ``contracts``.
+``agent.config_schema``, ``agent.settings``). The shared types, registries and errors are in ``contracts``.
 Importing ``agent`` itself imports nothing heavy.
 """

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agent import config as config_io
-from agent.config import in_range
+from agent.config_schema import build_dataclass, in_range, validate_mapping
 from contracts.registry import registry
 
 
@@ -85,7 +85,7 @@ def load_config(name_or_path: str | Path, overrides: list[str] | tuple[str, ...]
     """Load, compose, override and validate a config (by path or shipped name)."""
     path = config_io.resolve_config_path(name_or_path)
     raw = config_io.load_raw(path, overrides, NesyConfig)
-    return LoadedConfig(config_io.build_dataclass(NesyConfig, raw), raw, path)
+    return LoadedConfig(build_dataclass(NesyConfig, raw), raw, path)
 
 
 def module_params(
@@ -103,7 +103,7 @@ def module_params(
                 f"{family} module {spec.name!r} takes no parameters, got {sorted(spec.params)}"
             )
         return cls, None
-    return cls, config_io.validate_mapping(params_cls, spec.params, f"{where}.params", raw)
+    return cls, validate_mapping(params_cls, spec.params, f"{where}.params", raw)
 
 
 def build_module(

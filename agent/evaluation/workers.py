@@ -29,7 +29,8 @@ import traceback
 import zlib
 from typing import Any
 
-from agent.config import RawConfig, build_dataclass, safe_yaml
+from agent.config import safe_yaml
+from agent.config_schema import RawConfig, build_dataclass
 from agent.metrics import episode_metrics
 from agent.runner import LIMITS, EpisodeResult, episode_task, goal_conditions, run_episode
 from agent.settings import LoadedConfig, NesyConfig
