@@ -6,10 +6,12 @@ tap against the wall), yet every TEACh and ALFRED task that cleans or fills need
 kitchen faucet stands at the back of a sink basin, so for each basin seen with no faucet
 seen near it the memory believes one ``FAUCET_BACK`` metres behind the basin's centre and
 ``FAUCET_RISE`` above it. "Behind" is away from the basin's front: of the map's four axis
-directions (counters run along walls), the one with the most free floor 0.4-0.8 m out from
-the basin's centre less the free floor out the opposite way (the fit measures it from the
-nearest reachable position);
-with no free floor mapped around it yet, away from where the Follower stands. Basins seen at
+directions (counters run along walls), the one most open 0.4-0.8 m out from the basin's
+centre less the openness out the opposite way (the fit measures it from the nearest
+reachable position); a free cell counts for openness, an obstacle against, a cell not mapped
+yet neither (counted as walls, the unexplored sides of FloorPlan10's basin turned its faucet
+to the side, and all five clicks missed); ties, and a basin with no free floor mapped around
+it yet, face the Follower. Basins seen at
 least ``MIN_SIGHTINGS`` times count (a phantom detection is seen once or twice); a ``Sink``
 only when no ``SinkBasin`` is believed (Mask R-CNN finds both, one sink). The offsets are
 the medians over the 52 faucet / basin pairs that ALFRED's experts used in clean tasks on
@@ -18,7 +20,7 @@ recomputes them, and a slow test checks these constants).
 The inferred faucet is marked ``states["inferred"]``: a skill clicks inside its projected
 box, since no detection shows it; it counts as in view when its basin is and it projects
 well inside the frame (a click on a box cut by the frame's edge missed). A faucet
-detected within ``FAUCET_NEAR`` of a basin is taken for its own, until clicks on it hit nothing
+detected within ``FAUCET_REACH`` (contracts.belief) of a basin is taken for its own, until clicks on it hit nothing
 to switch ``PHANTOM_MISSES`` times. A hint-only
 faucet ("the faucet is near the garbage can") is moved behind the basin: a faucet is never
 anywhere else. Faucets stand off the basin's middle too (a quarter of the 52 pairs: 0.14-0.44 m
@@ -33,14 +35,13 @@ from __future__ import annotations
 
 import math
 
-from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
+from contracts.belief import FAUCET_REACH, Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose, project
 from contracts.planning import ActionOutcome
 
 FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
 FAUCET_EXTENT = (0.2, 0.2, 0.2)  # metres: the region a click looks for it in
-FAUCET_NEAR = 1.0  # metres: a faucet seen this near a basin is its own (no inference)
 MIN_SIGHTINGS = 2  # frames a basin must have been seen in
 FRAME_MARGIN = 0.1  # a believed faucet is in view when it projects this far (of the frame) inside its edges
 FRONT_RANGE = (0.4, 0.5, 0.6, 0.7, 0.8)  # metres from a basin's centre where its front's floor is looked for
@@ -68,7 +69,7 @@ class FaucetBeliefs:
             if faucet.times_seen == 0 and faucet.states.get("fixed_to") not in (None, *(b.key for b in basins)):
                 del memory.instances[faucet.key]
         for basin in basins:
-            if any(_horizontal(f.position, basin.position) <= FAUCET_NEAR for f in seen):
+            if any(_horizontal(f.position, basin.position) <= FAUCET_REACH for f in seen):
                 continue
             faucet = self._faucet_of(memory, basin)
             back = _back(grid, pose, basin.position)
@@ -111,20 +112,22 @@ class FaucetBeliefs:
 
 def _back(grid: GridMap, pose: Pose, basin: tuple[float, float, float]) -> tuple[float, float]:
     """The unit axis direction (x, z) from the basin's front to its back: away from the axis
-    direction with the most free floor out from it less the free floor out from it the
-    other way, else from the Follower. The difference matters for a basin at the end of an
-    island or beside a corridor: the map's floor runs along its edge too (FloorPlan10's
-    basin: free cells 0.4-0.8 m out both east, its front, and south, along the island's
-    edge; but the island lies west of it, not north)."""
-    free = {}
+    direction most open out from it (free cells less obstacles) less the openness out from
+    it the other way, the Follower's side on a tie; away from the Follower with no free
+    floor mapped around it. The difference matters for a basin at the end of an island or
+    beside a corridor: the map's floor runs along its edge too (FloorPlan10's basin: free
+    cells 0.4-0.8 m out both east, its front, and south, along the island's edge; but the
+    island lies west of it, not north)."""
+    dx, dz = basin[0] - pose.x, basin[2] - pose.z
+    away = (math.copysign(1.0, dx), 0.0) if abs(dx) >= abs(dz) else (0.0, math.copysign(1.0, dz))
+    openness, free = {}, {}
     for direction in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)):
         cells = [grid.cell_of(basin[0] + direction[0] * r, basin[2] + direction[1] * r) for r in FRONT_RANGE]
-        free[direction] = sum(grid.inside(*c) and grid.occupancy[c] == Cell.FREE for c in cells)
-    front = max(free, key=lambda d: (free[d] - free[(-d[0], -d[1])], free[d]))
-    if free[front] > 0:
-        return (-front[0], -front[1])
-    dx, dz = basin[0] - pose.x, basin[2] - pose.z
-    return (math.copysign(1.0, dx), 0.0) if abs(dx) >= abs(dz) else (0.0, math.copysign(1.0, dz))
+        states = [int(grid.occupancy[c]) if grid.inside(*c) else Cell.UNKNOWN for c in cells]
+        free[direction] = states.count(Cell.FREE)
+        openness[direction] = free[direction] - states.count(Cell.OBSTACLE)
+    front = max(openness, key=lambda d: (openness[d] - openness[(-d[0], -d[1])], openness[d], d == (-away[0], -away[1])))
+    return (-front[0], -front[1]) if free[front] > 0 else away
 
 
 def _in_frame(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> bool:
