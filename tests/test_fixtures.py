@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from planner_scenes import CAMERA, ArrivedNavigator, belief, observation
 
-from contracts.belief import Cell, GridMap, ObjectMemory
+from contracts.belief import FAUCET_REACH, Cell, GridMap, ObjectMemory
 from contracts.geometry import Pose, camera_axes, depth_to_points
 from contracts.language import Subgoal
 from contracts.perception import Detection
@@ -16,7 +16,7 @@ from contracts.planning import ActionOutcome, LowLevelAction, PlannedSubgoal
 from mapping.fixtures import FAUCET_BACK, FAUCET_RISE, PHANTOM_MISSES, SIDE_STEPS, FaucetBeliefs
 from mapping.fixtures_fit import DATA, faucet_offsets
 from planner.clicking import believed_detection
-from planner.history import History
+from planner.history import History, fed_basins
 from planner.skills import InteractSkill
 
 
@@ -189,3 +189,40 @@ def test_the_offsets_are_the_medians_of_alfred_train_pairs():
     fitted = faucet_offsets()
     assert fitted["pairs"] >= 40
     assert fitted["back"] == pytest.approx(FAUCET_BACK, abs=0.005) and fitted["rise"] == pytest.approx(FAUCET_RISE, abs=0.005)
+
+
+def test_unmapped_floor_is_no_wall_obstacles_count_against_the_front():
+    # FloorPlan10's basin early in TATC valid_unseen 0264: free floor out west and north, the
+    # counter (obstacles) out south and just east, the rest of the east not mapped yet. Counted
+    # as walls, the unmapped cells tied west with north and the faucet went east, to the side;
+    # all five clicks missed and the real basin was given up for a phantom on the toaster
+    memory = kitchen()  # basin at x 0, z 1: column 30, row 40
+    grid = unknown_map()
+    grid.occupancy[39:42, 22:27] = Cell.FREE  # 0.4-0.8 m west
+    grid.occupancy[44:49, 29:32] = Cell.FREE  # north
+    grid.occupancy[32:37, 29:32] = Cell.OBSTACLE  # south: the counter
+    grid.occupancy[39:42, 34:36] = Cell.OBSTACLE  # 0.4-0.5 m east; 0.6-0.8 m not mapped
+    FaucetBeliefs().update(memory, {}, Pose(-1.0, 0.0, 90.0, 30.0), grid, CAMERA)
+    assert memory.of_type("Faucet")[0].position == pytest.approx((0.0, 0.9 + FAUCET_RISE, 1.0 - FAUCET_BACK))
+
+
+@pytest.mark.parametrize(("follower", "back"), [((0.0, 2.0), (0.0, -1.0)), ((-1.0, 1.0), (1.0, 0.0))])
+def test_a_tie_between_two_open_sides_faces_the_follower(follower, back):
+    memory = kitchen()
+    grid = unknown_map()
+    grid.occupancy[39:42, 22:27] = Cell.FREE  # as open west ...
+    grid.occupancy[44:49, 29:32] = Cell.FREE  # ... as north
+    FaucetBeliefs().update(memory, {}, Pose(follower[0], follower[1], 0.0, 30.0), grid, CAMERA)
+    x, z = back[0] * FAUCET_BACK, 1.0 + back[1] * FAUCET_BACK
+    assert memory.of_type("Faucet")[0].position == pytest.approx((x, 0.9 + FAUCET_RISE, z))
+
+
+def test_a_faucet_feeds_only_a_basin_within_reach():
+    # a phantom faucet on the fridge, two metres from the sink, fed it: the Follower clicked the
+    # fridge to wash (TATC valid_unseen 0049: 8 clicks)
+    memory = kitchen()
+    near = memory.add("Faucet", (0.1, 1.0, 1.3), times_seen=2)
+    far = memory.add("Faucet", (2.0, 1.0, 1.0), times_seen=2)
+    assert [b.key for b in fed_basins(near, memory.instances)] == ["SinkBasin#1"]
+    assert fed_basins(far, memory.instances) == []
+    assert (2.0 - 0.0) > FAUCET_REACH >= abs(1.3 - 1.0)
