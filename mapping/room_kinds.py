@@ -29,6 +29,7 @@ from pathlib import Path
 from contracts.belief import ObjectMemory
 from contracts.errors import NesyError
 from contracts.language import LocationHint
+from mapping.absence import forget
 from mapping.memory_updates import PIECES, piece_of
 from mapping.search_prior import never_inside
 
@@ -88,9 +89,6 @@ class RoomKind:
         Follower handled); what was believed in them is believed in nothing. Their keys."""
         gone = [i.key for i in memory.instances.values()
                 if not self.allows(i.object_type) and i.key != memory.held and not i.states.get("handled")]
-        for instance in memory.instances.values():
-            if instance.container in gone:
-                instance.container = None
         for key in gone:
-            del memory.instances[key]
+            forget(memory, key)
         return gone

@@ -35,7 +35,9 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   one sighting whose mask bled onto the wall behind made a toaster 2.7 m deep; on, 46 of 70
   ALFRED trials against 48, and TATC 0192's knife lost again (docs/mapping.md);
 - ``room_kinds`` (off, stop 59): once what it saw tells the kind of room, detections of types
-  such a room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``).
+  such a room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``);
+- ``refute_unseen`` (on, stop 81): an instance that frames show near and unhidden without
+  detecting it, from more poses than it was seen in, is forgotten (``mapping.absence``).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from contracts.perception import Detection
 from contracts.planning import ActionOutcome
 from contracts.registry import mapper
 from mapping import boxes
+from mapping.absence import Absences
 from mapping.boxes import SINGLE, boxes_meet, merge_parts, nearest_box, observe_box, union_box
 from mapping.exploration import FrontierPriorSearcher
 from mapping.fixtures import FaucetBeliefs
@@ -101,6 +104,7 @@ class SemanticMapper(Mapper):
         size_prior: bool = False  # drop a detection's points farther from their median than its type's size
         size_cap: bool = False  # no box (but furniture's) larger than its type's largest side + 0.1 m
         room_kinds: bool = False  # ignore detections of types the room's kind never holds (mapping.room_kinds)
+        refute_unseen: bool = True  # forget an instance frames show and do not detect (mapping.absence)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -123,6 +127,7 @@ class SemanticMapper(Mapper):
         self.faucets = FaucetBeliefs()
         self.placements = Placements()  # what the Follower put down itself, and where
         self.room = RoomKind()
+        self.absences = Absences()
         self.step = 0
         self.in_view: dict[str, float] = {}  # instance key -> horizontal distance of its nearest seen point, this frame
         self.sightings: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {}  # key -> (centre, extent), this frame
@@ -168,6 +173,9 @@ class SemanticMapper(Mapper):
             if p.room_kinds and self.room.judge(self.memory):
                 for key in self.room.forget_phantoms(self.memory):
                     self.in_view.pop(key, None)
+            if p.refute_unseen:
+                self.absences.update(self.memory, set(self.in_view), observation.depth, observation.pose,
+                                     self.context.camera)
             self._navigator.in_view = self.in_view
             self._note_top_views()
             self._pieces_unseen(outcome)
