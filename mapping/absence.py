@@ -15,7 +15,8 @@ outnumber the frames it was seen in, and are at least ``MIN_MISSES``, forget it:
 false detection falls to two clear looks, a thing seen in ten frames needs eleven. A sighting
 starts the count over. Never forgotten: what is held, what the Follower handled, put, sliced
 or was told of (a hint's guess, never seen), inferred instances (a faucet behind its basin),
-what is believed inside an enclosure (a closed door hides it) or in the Follower's own put,
+what is believed inside an enclosure (a closed door hides it), what holds a thing the
+Follower handled (a plate under the slices it put there shows little of itself),
 and furniture and other fixtures seen in parts (counters, cabinets, drawers, shelves,
 burners, knobs: a view of a part does not show the whole, and their detections name parts).
 """
@@ -59,9 +60,11 @@ class Absences:
         seen_places = [(memory.instances[k].object_type, memory.instances[k].position) for k in seen
                        if k in memory.instances]
         look = (round(pose.x / POSE_CELL), round(pose.z / POSE_CELL), round(pose.heading / 30.0) % 12)
+        # what holds what the Follower put there: the plate under the slices shows little of itself
+        holders = {i.container for i in memory.instances.values() if i.states.get("handled")}
         gone = []
         for instance in list(memory.instances.values()):
-            if instance.key in seen or not self._refutable(instance, memory):
+            if instance.key in seen or instance.key in holders or not self._refutable(instance, memory):
                 continue
             if any(kind == instance.object_type and _horizontal(place, instance.position) <= SAME_PLACE
                    for kind, place in seen_places):

@@ -70,9 +70,13 @@ def test_what_the_follower_handled_a_hint_an_inferred_faucet_furniture_and_enclo
     assert len(memory.instances) == 6
 
 
-def test_what_was_believed_in_a_forgotten_instance_is_believed_in_nothing():
+def test_what_holds_what_the_follower_handled_stays_and_what_lay_in_a_forgotten_instance_lies_in_nothing():
     memory = memory_with()
-    bread = memory.add("BreadSliced", (0.0, 1.6, 1.5), times_seen=1, container="Toaster#1", states={"handled": True})
+    memory.add("BreadSliced", (0.0, 1.6, 1.5), times_seen=1, container="Toaster#1", states={"handled": True})
+    for look in LOOKS:
+        assert Absences().update(memory, set(), WALL, look, CAMERA) == []
+    memory = memory_with()
+    bread = memory.add("BreadSliced", (0.0, 1.6, 1.5), times_seen=1, container="Toaster#1")
     absences = Absences()
     for look in LOOKS[:2]:
         absences.update(memory, set(), WALL, look, CAMERA)
