@@ -331,3 +331,19 @@ def test_a_bowl_seen_a_metre_below_another_is_another_bowl(vertical_match, insta
     m.update(observe(here, room_depth()), [_wall_detection("Bowl", slice(58, 62), slice(58, 62))])  # 1 m lower
     bowls = m.memory.of_type("Bowl")
     assert len(bowls) == instances and all(abs(b.position[0]) < 0.1 for b in bowls)  # one above the other
+
+
+def test_a_phantom_the_next_looks_do_not_detect_is_forgotten_unless_refuting_is_off():
+    depth = room_depth()
+    mask = np.zeros(depth.shape, dtype=bool)
+    mask[55:65, 55:65] = True  # straight ahead on a wall 2 m away
+    near = np.minimum(depth, 2.0).astype(np.float32)
+    phantom = Detection("Toaster", 0.9, mask_box(mask), mask)
+    for refute, left in ((True, []), (False, ["Toaster#1"])):
+        m = SemanticMapper(SemanticMapper.Params(cell_size=0.1, map_size=12.0, stride=1, refute_unseen=refute))
+        m.reset(ModuleContext(CAMERA, True))
+        m.update(observe(Pose(0.0, 0.0, 0.0, 0.0), near), [phantom])
+        assert [i.key for i in m.memory.of_type("Toaster")] == ["Toaster#1"]
+        for x in (0.25, -0.25):  # two more looks from beside, nothing detected
+            belief = m.update(observe(Pose(x, 0.0, 0.0, 0.0), near), [])
+        assert [i.key for i in belief.memory.of_type("Toaster")] == left
