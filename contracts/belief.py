@@ -19,11 +19,6 @@ import numpy as np
 
 from contracts.geometry import Pose
 
-# metres: a faucet feeds the nearest sink or bathtub basin this near it (AI2-THOR's stand at
-# the back of theirs, at most about 0.5 m from its middle), and no basin farther away: the
-# mapper believes one behind every basin with no faucet seen this near it, and the planner
-# turns on a faucet only for the basin it feeds (a phantom faucet on the fridge fed the sink)
-FAUCET_REACH = 1.0
 
 class Cell(IntEnum):
     UNKNOWN = 0

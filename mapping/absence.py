@@ -8,8 +8,10 @@ after walking to three poses around it. Here a frame refutes it as it passes:
 
 an instance is *missed* in a frame when the frame shows the place it is believed at -- its
 centre projects at least ``FRAME_MARGIN`` of the frame inside the edges, ``NEAR`` to ``FAR``
-metres away (horizontally), and the depth at that pixel does not lie in front of its box
-(nothing hides it) -- and no detection of its type was fused into an instance within
+metres away (horizontally), its whole believed box projects inside the frame (a close look
+that the frame cuts is no look: TATC 0048's sink basin, seen from over it), and the depth at
+the centre's pixel does not lie in front of its box (nothing hides it) -- and no detection of
+its type (a sink's for a sink basin, and the reverse) was fused into an instance within
 ``SAME_PLACE`` metres of it this frame. Misses from different poses (cell and heading) that
 outnumber the frames it was seen in, and are at least ``MIN_MISSES``, forget it: a single
 false detection falls to two clear looks, a thing seen in ten frames needs eleven. A sighting
@@ -23,12 +25,13 @@ burners, knobs: a view of a part does not show the whole, and their detections n
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
-from contracts.geometry import CameraIntrinsics, Pose, camera_axes
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes, project
 
 FRAME_MARGIN = 0.1  # of the frame: the centre must project this far inside its edges
 NEAR, FAR = 0.4, 2.5  # metres (horizontal): the detector finds what lies in this range
@@ -41,6 +44,7 @@ PARTS = ("CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dress
          "Ottoman", "TVStand", "Bathtub", "Cabinet", "Drawer", "Shelf", "StoveBurner", "StoveKnob", "Sink",
          "Floor", "Window", "Curtains", "Painting", "Mirror", "ShelvingUnit", "Fridge")
 ENCLOSURES = ("Drawer", "Cabinet", "Fridge", "Microwave", "Safe", "Box")
+KIND = {"Sink": "SinkBasin", "Bathtub": "BathtubBasin"}  # a sighting of either is one of the other
 
 
 class Absences:
@@ -57,8 +61,8 @@ class Absences:
             return []
         for key in seen:
             self.missed.pop(key, None)
-        seen_places = [(memory.instances[k].object_type, memory.instances[k].position) for k in seen
-                       if k in memory.instances]
+        seen_places = [(KIND.get(memory.instances[k].object_type, memory.instances[k].object_type),
+                        memory.instances[k].position) for k in seen if k in memory.instances]
         look = (round(pose.x / POSE_CELL), round(pose.z / POSE_CELL), round(pose.heading / 30.0) % 12)
         # what holds what the Follower put there: the plate under the slices shows little of itself
         holders = {i.container for i in memory.instances.values() if i.states.get("handled")}
@@ -66,7 +70,8 @@ class Absences:
         for instance in list(memory.instances.values()):
             if instance.key in seen or instance.key in holders or not self._refutable(instance, memory):
                 continue
-            if any(kind == instance.object_type and _horizontal(place, instance.position) <= SAME_PLACE
+            if any(kind == KIND.get(instance.object_type, instance.object_type)
+                   and _horizontal(place, instance.position) <= SAME_PLACE
                    for kind, place in seen_places):
                 continue
             if not _shown(instance, depth, pose, camera):
@@ -111,6 +116,11 @@ def _shown(instance: ObjectInstance, depth: np.ndarray, pose: Pose, camera: Came
     if not (FRAME_MARGIN * camera.width <= col <= (1 - FRAME_MARGIN) * camera.width
             and FRAME_MARGIN * camera.height <= row <= (1 - FRAME_MARGIN) * camera.height):
         return False
+    for corner in itertools.product(*((c - e / 2, c + e / 2) for c, e in zip(instance.position, instance.extent,
+                                                                             strict=True))):
+        pixel = project(corner, pose, camera)  # a box the frame cuts (a close look) is not shown whole
+        if pixel is None or not (0 <= pixel[0] <= camera.width and 0 <= pixel[1] <= camera.height):
+            return False
     h, w = depth.shape
     seen = float(depth[min(int(row * h / camera.height), h - 1), min(int(col * w / camera.width), w - 1)])
     return seen > 0 and seen >= along - max(instance.extent) / 2 - OCCLUSION_MARGIN

@@ -20,7 +20,7 @@ recomputes them, and a slow test checks these constants).
 The inferred faucet is marked ``states["inferred"]``: a skill clicks inside its projected
 box, since no detection shows it; it counts as in view when its basin is and it projects
 well inside the frame (a click on a box cut by the frame's edge missed). A faucet
-detected within ``FAUCET_REACH`` (contracts.belief) of a basin is taken for its own, until clicks on it hit nothing
+detected within ``FAUCET_NEAR`` of a basin is taken for its own, until clicks on it hit nothing
 to switch ``PHANTOM_MISSES`` times. A hint-only
 faucet ("the faucet is near the garbage can") is moved behind the basin: a faucet is never
 anywhere else. Faucets stand off the basin's middle too (a quarter of the 52 pairs: 0.14-0.44 m
@@ -35,13 +35,14 @@ from __future__ import annotations
 
 import math
 
-from contracts.belief import FAUCET_REACH, Cell, GridMap, ObjectInstance, ObjectMemory
+from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose, project
 from contracts.planning import ActionOutcome
 
 FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
 FAUCET_EXTENT = (0.2, 0.2, 0.2)  # metres: the region a click looks for it in
+FAUCET_NEAR = 1.0  # metres: a faucet seen this near a basin is its own (no inference)
 MIN_SIGHTINGS = 2  # frames a basin must have been seen in
 FRAME_MARGIN = 0.1  # a believed faucet is in view when it projects this far (of the frame) inside its edges
 FRONT_RANGE = (0.4, 0.5, 0.6, 0.7, 0.8)  # metres from a basin's centre where its front's floor is looked for
@@ -69,7 +70,7 @@ class FaucetBeliefs:
             if faucet.times_seen == 0 and faucet.states.get("fixed_to") not in (None, *(b.key for b in basins)):
                 del memory.instances[faucet.key]
         for basin in basins:
-            if any(_horizontal(f.position, basin.position) <= FAUCET_REACH for f in seen):
+            if any(_horizontal(f.position, basin.position) <= FAUCET_NEAR for f in seen):
                 continue
             faucet = self._faucet_of(memory, basin)
             back = _back(grid, pose, basin.position)

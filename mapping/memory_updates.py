@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from contracts.belief import FAUCET_REACH, ObjectInstance, ObjectMemory
+from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.planning import ActionOutcome, refused_placement
 from mapping.boxes import forget_into
 from mapping.size_prior import MARGIN, fixed_sides, largest_sides
@@ -46,6 +46,7 @@ _ALREADY = {"open": ("already open", "is_open", True), "close": ("already closed
 CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
 BASINS = ("SinkBasin", "Sink")  # a put on a sink's rim lands in its basin
 FED = ("SinkBasin", "BathtubBasin")  # what a faucet runs into: the planner's basins (planner.knowledge.BASINS)
+TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
 COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: cooks what is in / on them
 VESSELS = ("Pot", "Pan", "Kettle")  # on a lit burner: cooks what is put in them (planner.knowledge.HEATING_VESSELS)
 # AI2-THOR's pieces per sliceable type (an egg cracks into one EggCracked)
@@ -168,7 +169,7 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
         item.states.pop("seen_from", None)
         item.states["inferred"] = True  # believed there, unseen, until detected
     if receptacle.object_type in BASINS and any(f.states.get("is_toggled") for f in memory.of_type("Faucet")
-                                                if _nearest([receptacle], f.position, FAUCET_REACH)):
+                                                if _nearest([receptacle], f.position, TAP_REACH)):
         _clean([held])  # under a running tap
     elif receptacle.object_type in COOKERS and receptacle.states.get("is_toggled") or _on_lit_burner(memory, receptacle):
         _cook([held], memory)  # onto a lit burner, into a running toaster, into a pan on a lit burner
@@ -234,8 +235,8 @@ def _unsure_where(memory: ObjectMemory, instance: ObjectInstance) -> None:
 
 def _appliance(memory: ObjectMemory, appliance: ObjectInstance) -> None:
     if appliance.object_type in CLEANERS:  # the basin it feeds, as the planner believes (a sink rim only without one)
-        basin = _nearest([i for t in FED for i in memory.of_type(t)], appliance.position, FAUCET_REACH) \
-            or _nearest(memory.of_type("Sink"), appliance.position, FAUCET_REACH)
+        basin = _nearest([i for t in FED for i in memory.of_type(t)], appliance.position, TAP_REACH) \
+            or _nearest(memory.of_type("Sink"), appliance.position, TAP_REACH)
         _clean(_contents(memory, basin))
     elif appliance.object_type in COOKERS:
         place = appliance

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from contracts.belief import FAUCET_REACH, Belief, ObjectInstance, instance_type
+from contracts.belief import Belief, ObjectInstance, instance_type
 from contracts.language import Subgoal
 from contracts.planning import LowLevelAction
 from planner import knowledge
@@ -287,9 +287,8 @@ class History:
 
 
 def fed_basins(faucet: ObjectInstance, memory: dict[str, ObjectInstance]) -> list[ObjectInstance]:
-    """The basin a faucet feeds: the nearest one, if within ``FAUCET_REACH`` (AI2-THOR's
-    faucets sit over their sinks; a faucet believed far from every basin feeds none)."""
-    basins = [i for i in memory.values() if i.object_type in knowledge.BASINS and _dist(i, faucet) <= FAUCET_REACH]
+    """The basin a faucet feeds: the nearest one (AI2-THOR's faucets sit over their sinks)."""
+    basins = [i for i in memory.values() if i.object_type in knowledge.BASINS]
     return sorted(basins, key=lambda b: _dist(b, faucet))[:1]
 
 

@@ -81,3 +81,16 @@ def test_what_holds_what_the_follower_handled_stays_and_what_lay_in_a_forgotten_
     for look in LOOKS[:2]:
         absences.update(memory, set(), WALL, look, CAMERA)
     assert "Toaster#1" not in memory.instances and bread.container is None
+
+
+def test_a_box_the_frame_cuts_is_not_shown_and_a_sinks_sighting_stands_for_its_basin():
+    memory = ObjectMemory()
+    memory.add("SinkBasin", (0.0, 1.5, 1.5), extent=(3.5, 0.2, 0.3), times_seen=1)  # wider than the view there
+    absences = Absences()
+    for look in LOOKS:
+        assert absences.update(memory, set(), WALL, look, CAMERA) == []
+    memory = ObjectMemory()
+    memory.add("SinkBasin", (0.0, 1.5, 1.5), extent=(0.4, 0.2, 0.3), times_seen=1)
+    sink = memory.add("Sink", (0.1, 1.4, 1.5), extent=(0.5, 0.3, 0.4), times_seen=3)
+    for look in LOOKS:
+        assert absences.update(memory, {sink.key}, WALL, look, CAMERA) == []
