@@ -9,7 +9,8 @@ after walking to three poses around it. Here a frame refutes it as it passes:
 an instance is *missed* in a frame when the frame shows the place it is believed at -- its
 centre projects at least ``FRAME_MARGIN`` of the frame inside the edges, ``NEAR`` to ``FAR``
 metres away (horizontally), its whole believed box projects inside the frame (a close look
-that the frame cuts is no look: TATC 0048's sink basin, seen from over it), and the depth at
+that the frame cuts is no look: TATC 0048's sink basin, seen from over it) and spans at least
+``MIN_SIZE`` of the frame's width across its smaller side (a far bowl is a few pixels), and the depth at
 the centre's pixel does not lie in front of its box (nothing hides it) -- and no detection of
 its type (a sink's for a sink basin, and the reverse) was fused into an instance within
 ``SAME_PLACE`` metres of it this frame. Misses from different poses (cell and heading) that
@@ -36,6 +37,9 @@ from contracts.geometry import CameraIntrinsics, Pose, camera_axes, project
 FRAME_MARGIN = 0.1  # of the frame: the centre must project this far inside its edges
 NEAR, FAR = 0.4, 2.5  # metres (horizontal): the detector finds what lies in this range
 SAME_PLACE = 0.5  # metres: a sighting of the type this near stands for it
+# of the frame's width: the box's smaller side on screen must be this large (a bowl seen once
+# from afar, then missed from two far poses, was forgotten: ALFRED dev 509427 lost four bowls)
+MIN_SIZE = 0.08
 OCCLUSION_MARGIN = 0.1  # metres in front of the box's near side that count as hiding it
 MIN_MISSES = 2
 POSE_CELL = 0.25  # metres: poses in one cell and heading are one look
@@ -116,11 +120,13 @@ def _shown(instance: ObjectInstance, depth: np.ndarray, pose: Pose, camera: Came
     if not (FRAME_MARGIN * camera.width <= col <= (1 - FRAME_MARGIN) * camera.width
             and FRAME_MARGIN * camera.height <= row <= (1 - FRAME_MARGIN) * camera.height):
         return False
-    for corner in itertools.product(*((c - e / 2, c + e / 2) for c, e in zip(instance.position, instance.extent,
-                                                                             strict=True))):
-        pixel = project(corner, pose, camera)  # a box the frame cuts (a close look) is not shown whole
-        if pixel is None or not (0 <= pixel[0] <= camera.width and 0 <= pixel[1] <= camera.height):
-            return False
+    corners = [project(corner, pose, camera) for corner in itertools.product(
+        *((c - e / 2, c + e / 2) for c, e in zip(instance.position, instance.extent, strict=True)))]
+    if any(p is None or not (0 <= p[0] <= camera.width and 0 <= p[1] <= camera.height) for p in corners):
+        return False  # a box the frame cuts (a close look) is not shown whole
+    cols, rows = [p[0] for p in corners], [p[1] for p in corners]
+    if min(max(cols) - min(cols), max(rows) - min(rows)) < MIN_SIZE * camera.width:
+        return False  # too small in the frame for the detector to find it reliably
     h, w = depth.shape
     seen = float(depth[min(int(row * h / camera.height), h - 1), min(int(col * w / camera.width), w - 1)])
     return seen > 0 and seen >= along - max(instance.extent) / 2 - OCCLUSION_MARGIN

@@ -336,7 +336,7 @@ def test_a_bowl_seen_a_metre_below_another_is_another_bowl(vertical_match, insta
 def test_a_phantom_the_next_looks_do_not_detect_is_forgotten_unless_refuting_is_off():
     depth = room_depth()
     mask = np.zeros(depth.shape, dtype=bool)
-    mask[55:65, 55:65] = True  # straight ahead on a wall 2 m away
+    mask[52:68, 52:68] = True  # straight ahead on a wall 2 m away
     near = np.minimum(depth, 2.0).astype(np.float32)
     phantom = Detection("Toaster", 0.9, mask_box(mask), mask)
     for refute, left in ((True, []), (False, ["Toaster#1"])):
