@@ -36,8 +36,10 @@ the module context, every ``stride``-th pixel, vectorized numpy) and binned into
   ALFRED trials against 48, and TATC 0192's knife lost again (docs/mapping.md);
 - ``room_kinds`` (off, stop 59): once what it saw tells the kind of room, detections of types
   such a room never holds are phantoms, ignored and forgotten (``mapping.room_kinds``);
-- ``refute_unseen`` (on, stop 81): an instance that frames show near and unhidden without
-  detecting it, from more poses than it was seen in, is forgotten (``mapping.absence``).
+- ``refute_unseen`` (off, stop 81): an instance that frames show near and unhidden without
+  detecting it, from more poses than it was seen in, is forgotten (``mapping.absence``); on,
+  it also forgot real small things the detector missed from two poses (ALFRED dev bowls and
+  alarm clocks) and lost ALFRED trials (docs/mapping.md).
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ class SemanticMapper(Mapper):
         size_prior: bool = False  # drop a detection's points farther from their median than its type's size
         size_cap: bool = False  # no box (but furniture's) larger than its type's largest side + 0.1 m
         room_kinds: bool = False  # ignore detections of types the room's kind never holds (mapping.room_kinds)
-        refute_unseen: bool = True  # forget an instance frames show and do not detect (mapping.absence)
+        refute_unseen: bool = False  # forget an instance frames show and do not detect (mapping.absence)
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
