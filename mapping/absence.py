@@ -3,8 +3,10 @@
 Mask R-CNN's false detections become instances the Follower walks to and acts on (TATC
 valid_unseen 0121, Make Plate Of Toast: 163 of its 1,000 steps went to three "toasters" where
 none stands; 0216, Prepare Sandwich: 477 of 1,000 steps to instances with no object of their
-type within 0.5 m). Until now such an instance went only when the navigator gave it up,
-after walking to three poses around it. Here a frame refutes it as it passes:
+type within 0.5 m). Without this, such an instance goes only when the navigator gives it
+up after walking to three poses around it. Here a frame refutes it as it passes (the
+semantic mapper's ``refute_unseen``, off by default: on, real small things the detector
+missed from two poses were forgotten too, and ALFRED dev trials were lost; docs/mapping.md):
 
 an instance is *missed* in a frame when the frame shows the place it is believed at -- its
 centre projects at least ``FRAME_MARGIN`` of the frame inside the edges, ``NEAR`` to ``FAR``
