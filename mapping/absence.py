@@ -35,6 +35,8 @@ import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose, camera_axes, project
+from mapping import memory_updates
+from mapping.boxes import FURNITURE
 
 FRAME_MARGIN = 0.1  # of the frame: the centre must project this far inside its edges
 NEAR, FAR = 0.4, 2.5  # metres (horizontal): the detector finds what lies in this range
@@ -46,10 +48,11 @@ OCCLUSION_MARGIN = 0.1  # metres in front of the box's near side that count as h
 MIN_MISSES = 2
 POSE_CELL = 0.25  # metres: poses in one cell and heading are one look
 # seen in parts or never whole in one view: a view of one part does not show the rest
-PARTS = ("CounterTop", "DiningTable", "CoffeeTable", "SideTable", "Desk", "Dresser", "Bed", "Sofa", "ArmChair",
-         "Ottoman", "TVStand", "Bathtub", "Cabinet", "Drawer", "Shelf", "StoveBurner", "StoveKnob", "Sink",
-         "Floor", "Window", "Curtains", "Painting", "Mirror", "ShelvingUnit", "Fridge")
-ENCLOSURES = ("Drawer", "Cabinet", "Fridge", "Microwave", "Safe", "Box")
+# (the map's furniture but the bathtub basin: a kitchen's phantom bathtub basin is one to refute)
+PARTS = tuple(t for t in FURNITURE if t != "BathtubBasin") + (
+    "Cabinet", "Drawer", "Shelf", "StoveBurner", "StoveKnob", "Sink", "Floor", "Window", "Curtains", "Painting",
+    "Mirror", "ShelvingUnit", "Fridge")
+ENCLOSURES = memory_updates.ENCLOSURES + ("Box",)  # what lies in one may be hidden by its closed door
 KIND = {"Sink": "SinkBasin", "Bathtub": "BathtubBasin"}  # a sighting of either is one of the other
 
 
