@@ -64,7 +64,8 @@ class History:
     # (type, where believed, skills in vain) of those instances when given up: what is met there again is them
     in_vain_at: list[tuple[str, tuple[float, float, float], int]] = field(default_factory=list)
     met: set[str] = field(default_factory=set)  # instance keys seen by ``seen_elsewhere``
-    doubted: set[str] = field(default_factory=set)  # types a state step was said again for (dirty until washed)
+    # types a state step was said again for: dirty until washed, off until switched on, since
+    doubted: set[str] = field(default_factory=set)
     rewashed: Counter = field(default_factory=Counter)  # instance key -> wash steps said again after it was washed
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
@@ -144,6 +145,8 @@ class History:
         if inst is None:
             return
         inside = [i for i in memory.values() if i.container == inst.key]
+        if op in ("toggle_on", "toggle_off"):
+            self.switched(inst.key, op == "toggle_on")
         if op == "toggle_on":
             self._switched_on(inst, inside, memory)
         elif op == "close" and inst.object_type == "Fridge":
@@ -155,6 +158,11 @@ class History:
         elif op == "pour" and action.object_key:
             self._set(action.object_key, "water", False)  # poured out (its target's water: the Belief's)
             self._set(action.object_key, "coffee", False)
+
+    def switched(self, key: str, on: bool) -> None:
+        """The Follower switched ``key`` on or off (or was told it already was): what a switch
+        step said again leaves believed on (``doubted``)."""
+        self._set(key, "switched", on)
 
     def _switched_on(self, inst: ObjectInstance, inside: list[ObjectInstance],
                      memory: dict[str, ObjectInstance]) -> None:

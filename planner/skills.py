@@ -217,6 +217,8 @@ class InteractSkill(Skill):
         if observation.last_action_success or ALREADY.get(action.action, "\0") in error:
             if observation.last_action_success:
                 self.history.record(action, self.pending_belief)
+            elif action.action in ("ToggleOn", "ToggleOff"):
+                self.history.switched(self.target, action.action == "ToggleOn")
             if self.queue:
                 self.queue.pop(0)
                 return None

@@ -167,6 +167,8 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
             value = inst.states.get(name, assumed(name, inst.object_type))
             if name == "is_dirty" and inst.object_type in history.doubted:  # "Rinse the dirty mug", said again
                 value = not (history.has(key, "cleaned") or history.has(key, "rinsed"))  # clean only if washed since
+            if name == "is_toggled" and inst.object_type in history.doubted:  # "Turn the stove on", said again
+                value = history.has(key, "switched")  # on only if switched on since (TATC 0097)
             if value:
                 state.facts.add((fact, key))
         filled = inst.states.get("is_filled")  # None: the Belief cannot tell; the history may

@@ -197,3 +197,6 @@ def test_a_state_step_said_again_is_doubted_and_a_put_said_again_is_not(parser):
     assert reader.repeated == set()
     reader.read(["Rinse the mug.", "Place a slice of potato on the plate."], goal)
     assert reader.repeated == {"Mug"}  # the mug may still be dirty; the plate wants one more slice
+    goal, _ = reader.read(["Turn the stove on."], goal)
+    reader.read(["Turn the stove on."], goal)
+    assert reader.repeated == {"StoveBurner"}  # the burner believed on may not be the one under the pot

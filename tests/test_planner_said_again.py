@@ -1,5 +1,5 @@
 """Steps the Commander says again: one more of a put (once the first is done), a reminder
-of a put not done yet, another whole sliced."""
+of a put not done yet, another whole sliced, a switch believed on switched again."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from test_planner_problem import actions, planner
 
 from contracts.language import Subgoal
 from contracts.planning import Goal, LowLevelAction, PlannerState, SkillFailure
+from planner.symbolic import symbolic_state
 
 
 def test_a_put_said_again_takes_one_not_there_yet():
@@ -118,3 +119,22 @@ def test_a_put_said_again_after_the_belief_alone_held_it_done_holds_with_the_fol
                      ("Seen", "Mug", (0.0, 1.0, 0.8), "Counter", {})])
     p.history.record(LowLevelAction("PutObject", {}, "Mine", "Machine"), inside)
     assert actions(p.plan(Goal(None, (put, put, put, on)), inside)) == [("ToggleObjectOn", "Machine", None)]
+
+
+def test_a_switch_said_again_while_believed_on_is_switched_again_until_switched_since():
+    """TATC 0097: a burner switched on before the pot was put on one (another, in the world);
+    "Turn the stove on." said again while the Follower believed it on was answered with Stop
+    until the turn limit. Doubted, the burner is off until the Follower switches it on again
+    (or is told it already is)."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Burner", "StoveBurner", (0.5, 0.9, 1.0), None, {"is_toggled": True}),
+                    ("Pot", "Pot", (0.5, 1.0, 1.0), "Burner", {"is_filled": True})])
+    p = planner()
+    switch = Subgoal("ToggleObjectOn", "StoveBurner")
+    assert p.plan(Goal(None, (switch,)), scene).status.state == PlannerState.IDLE
+    p.told(frozenset({"StoveBurner"}), frozenset({"StoveBurner"}))  # said again while idle
+    again = Goal(None, (switch, switch))
+    assert actions(p.plan(again, scene)) == [("ToggleObjectOn", "Burner", None)]
+    assert ("on", "Burner") not in symbolic_state(scene, p.history).facts
+    p.history.switched("Burner", True)  # "already on", or switched on since
+    assert ("on", "Burner") in symbolic_state(scene, p.history).facts

@@ -32,7 +32,8 @@ from dialogue.reference import select
 # for one more, not for a new state: doubting it made cooked slices raw again. A slice said
 # again while the Follower believes it done asks for another whole to be sliced (the
 # Commander's Progress Check may count a whole it did not slice).
-STATE_STEPS = frozenset({"CleanObject", "FillObject", "HeatObject", "CoolObject", "PourObject", "SliceObject"})
+STATE_STEPS = frozenset({"CleanObject", "FillObject", "HeatObject", "CoolObject", "PourObject", "SliceObject",
+                         "ToggleObjectOn"})
 
 
 class IntentReader:
