@@ -60,6 +60,7 @@ from contracts.navigation import (
 from contracts.observation import Observation
 from mapping.exploration import CONTAINERS, FrontierPriorSearcher
 from mapping.lattice import AHEAD, HEADINGS, STEP, Lattice
+from mapping.size_prior import fixed_sides
 
 __all__ = ["GridNavigator", "STEP", "_Lattice"]
 
@@ -104,15 +105,17 @@ class GridNavigator(Navigator):
 
     def sees(self, key: str, reach: float, belief: Belief | None = None) -> bool:
         """Is the instance in the current frame within ``reach`` of the camera? With the
-        ``belief``, so is one the mapper holds apart from it within ``SAME_PLACE`` of where it
-        is believed, of its type (the same thing, or its twin: either can be clicked there)."""
+        ``belief``, so is a thing that can be moved when the mapper holds another of its type
+        within ``SAME_PLACE`` of where it is believed (the same thing, or its twin: either can
+        be clicked there; not fixtures, which stand side by side: the burner next to the one
+        meant is another burner)."""
         if self.in_view is None:
             return False
         if self.in_view.get(key, math.inf) <= reach:
             return True
         instances = belief.memory.instances if belief is not None else {}
         target = instances.get(key)
-        return target is not None and any(
+        return target is not None and target.object_type not in fixed_sides() and any(
             distance <= reach and other in instances and instances[other].object_type == target.object_type
             and math.dist(instances[other].position, target.position) <= SAME_PLACE
             for other, distance in self.in_view.items() if other != key)

@@ -130,6 +130,10 @@ def test_another_instance_of_its_type_seen_where_the_target_is_believed_shows_it
                           ({"Mug#2": 1.6}, False)):
         navigator.in_view = seen
         assert (navigator.step(_observe(), belief, goal).state == NavigationState.ARRIVED) == arrived, seen
+    belief.memory.add("StoveBurner", (0.25, 0.9, 1.75))
+    belief.memory.add("StoveBurner", (0.5, 0.9, 1.75))  # the burner beside it is another burner
+    navigator.in_view = {"StoveBurner#2": 0.9}
+    assert navigator.step(_observe(), belief, NavigationGoal(instance="StoveBurner#1")).state != NavigationState.ARRIVED
 
 
 def test_a_centred_goal_passes_by_the_instance_seen_and_arrives_at_its_goal_pose_seeing_it():
