@@ -60,6 +60,7 @@ from contracts.navigation import (
 from contracts.observation import Observation
 from mapping.exploration import CONTAINERS, FrontierPriorSearcher
 from mapping.lattice import AHEAD, HEADINGS, STEP, Lattice
+from mapping.memory_updates import PIECES, piece_of
 from mapping.size_prior import fixed_sides
 
 __all__ = ["GridNavigator", "STEP", "_Lattice"]
@@ -80,6 +81,7 @@ HIGH_NEAR = 0.5
 # it (TATC valid_unseen 0029: the mug put into the coffee machine, held apart from the mug
 # detected 0.22 m off, "not seen from 3 poses" 31 times while in view from 0.8 m)
 SAME_PLACE = 0.3
+PIECE_TYPES = frozenset(piece_of(whole) for whole in PIECES)
 MAX_MISSES = 3  # goal poses that did not show the instance before arrival is declared anyway
 MOVED = 0.25  # metres an instance's believed place may shift (new sightings) before its misses are forgotten
 MAX_BLOCKED = 6  # failed moves after which map obstacles are no longer crossed
@@ -107,15 +109,15 @@ class GridNavigator(Navigator):
         """Is the instance in the current frame within ``reach`` of the camera? With the
         ``belief``, so is a thing that can be moved when the mapper holds another of its type
         within ``SAME_PLACE`` of where it is believed (the same thing, or its twin: either can
-        be clicked there; not fixtures, which stand side by side: the burner next to the one
-        meant is another burner)."""
+        be clicked there; not fixtures or sliced pieces, which lie side by side: the burner next
+        to the one meant is another burner, the slice next to the one washed an unwashed one)."""
         if self.in_view is None:
             return False
         if self.in_view.get(key, math.inf) <= reach:
             return True
         instances = belief.memory.instances if belief is not None else {}
         target = instances.get(key)
-        return target is not None and target.object_type not in fixed_sides() and any(
+        return target is not None and target.object_type not in fixed_sides() | PIECE_TYPES and any(
             distance <= reach and other in instances and instances[other].object_type == target.object_type
             and math.dist(instances[other].position, target.position) <= SAME_PLACE
             for other, distance in self.in_view.items() if other != key)

@@ -132,8 +132,11 @@ def test_another_instance_of_its_type_seen_where_the_target_is_believed_shows_it
         assert (navigator.step(_observe(), belief, goal).state == NavigationState.ARRIVED) == arrived, seen
     belief.memory.add("StoveBurner", (0.25, 0.9, 1.75))
     belief.memory.add("StoveBurner", (0.5, 0.9, 1.75))  # the burner beside it is another burner
-    navigator.in_view = {"StoveBurner#2": 0.9}
-    assert navigator.step(_observe(), belief, NavigationGoal(instance="StoveBurner#1")).state != NavigationState.ARRIVED
+    belief.memory.add("AppleSliced", (0.25, 1.0, 1.75))
+    belief.memory.add("AppleSliced", (0.3, 1.0, 1.75))  # the slice beside it is another slice
+    for kind in ("StoveBurner", "AppleSliced"):
+        navigator.in_view = {f"{kind}#2": 0.9}
+        assert navigator.step(_observe(), belief, NavigationGoal(instance=f"{kind}#1")).state != NavigationState.ARRIVED
 
 
 def test_a_centred_goal_passes_by_the_instance_seen_and_arrives_at_its_goal_pose_seeing_it():
