@@ -117,7 +117,7 @@ class GridNavigator(Navigator):
             return True
         instances = belief.memory.instances if belief is not None else {}
         target = instances.get(key)
-        return target is not None and target.object_type not in fixed_sides() | PIECE_TYPES and any(
+        return target is not None and target.object_type not in PIECE_TYPES and target.object_type not in fixed_sides() and any(
             distance <= reach and other in instances and instances[other].object_type == target.object_type
             and math.dist(instances[other].position, target.position) <= SAME_PLACE
             for other, distance in self.in_view.items() if other != key)
