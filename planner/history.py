@@ -9,8 +9,7 @@ after ``MISSING_LIMIT`` misses, at once when clicks found nothing to act on or n
 showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead),
 receptacles a put into failed although open (treated as full: cleared before the next
 put), types a search did not find, where clicks found nothing to act on (a new instance
-of the type met there is that phantom again, ``SAME_PHANTOM``), instances no goal pose
-around showed, skill after skill (``UNSEEN_LIMIT``), and instances the Commander
+of the type met there is that phantom again, ``SAME_PHANTOM``), and instances the Commander
 asked to have washed again after each of ``REWASHED_LIMIT`` washes (not the thing meant).
 """
 
@@ -29,10 +28,6 @@ from planner import knowledge
 MISSING_LIMIT = 2
 MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
 IN_VAIN_LIMIT = 2  # skills whose clicks found nothing to act on before an instance stays out though retold
-# times no goal pose around an instance showed it, where it is still believed, before it stays
-# out though retold (TATC valid_unseen 0122: twelve bread slices and three toasters walked to
-# again after each of the Commander's "Toast a slice of bread.", 650 of its 1,000 steps)
-UNSEEN_LIMIT = 2
 # times the Commander said a wash step again after the Follower had washed an instance
 # before that instance is no longer taken for what is to be washed (TATC valid_unseen 0049:
 # a thing in the sink taken for the bowl, washed again at each of 30 "Wash the dirty bowl"
@@ -65,7 +60,6 @@ class History:
     retold: set[str] = field(default_factory=set)  # of not_found, spoken of again: searched for afresh, everywhere
     misclicks: Counter = field(default_factory=Counter)  # target key -> clicks that acted on a neighbour
     clicked_in_vain: Counter = field(default_factory=Counter)  # target key -> skills whose clicks found nothing
-    unseen: Counter = field(default_factory=Counter)  # target key -> skills no goal pose around it showed it in
     avoid: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # target key -> those clicks
     # (type, where believed, skills in vain) of those instances when given up: what is met there again is them
     in_vain_at: list[tuple[str, tuple[float, float, float], int]] = field(default_factory=list)
@@ -236,7 +230,6 @@ class History:
             where = self.missing_at.setdefault(key, instance.position)
             if math.dist(where, instance.position) > MOVED:
                 del self.missing[key], self.missing_at[key]
-                self.unseen.pop(key, None)
         self._phantoms_again(memory)
 
     def _phantoms_again(self, memory: dict[str, ObjectInstance]) -> None:
@@ -259,13 +252,12 @@ class History:
         instance washed and told again ``REWASHED_LIMIT`` times is left out for good). Not an
         instance that clicks from ``IN_VAIN_LIMIT`` skills found nothing to act on: a phantom
         burner beside the stove, retold by every "Turn on the stove." the Commander repeated,
-        took 28 of a Boil Potato's 30 failed actions (TATC 0096). Nor one no goal pose around
-        showed in ``UNSEEN_LIMIT`` skills where it is still believed (``seen_elsewhere``)."""
+        took 28 of a Boil Potato's 30 failed actions (TATC 0096)."""
         self.retold |= self.not_found & set(object_types)
         self.not_found -= set(object_types)
         for counter in (self.missing, self.misclicks):
             for key in [k for k in counter if instance_type(k) in object_types
-                        and self.clicked_in_vain[k] < IN_VAIN_LIMIT and self.unseen[k] < UNSEEN_LIMIT]:
+                        and self.clicked_in_vain[k] < IN_VAIN_LIMIT]:
                 del counter[key]
         if forget_flags:
             self.doubted |= set(object_types)  # the Belief's "clean" (the Follower's own doing) is doubted too
@@ -281,8 +273,6 @@ class History:
         if key is None:
             return
         lowered = reason.lower()
-        if "not seen from" in lowered:
-            self.unseen[key] += 1
         if "another object" in lowered or "neighbour" in lowered:  # a click on a neighbour: the skill counted it
             if self.misclicks[key] >= MISCLICK_LIMIT:  # it cannot be told apart (a twin on the same spot)
                 self.missing[key] = max(self.missing[key], MISSING_LIMIT)
