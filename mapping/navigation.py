@@ -25,8 +25,9 @@ then opened from the side). What lies above the camera (its box's bottom higher 
 microwave over the stove, a high shelf) has no goal pose nearer than ``HIGH_NEAR`` to its middle:
 from under it the camera sees the underside of what holds it. Arrival: when the mapper tells the navigator what the camera
 sees (``in_view``: instance key -> the horizontal distance of its nearest seen point this
-frame), the Follower has arrived as soon as the instance (or another of its type within
-``SAME_PLACE`` of where it is believed: the mapper may hold one thing twice) is seen within reach -- wherever it
+frame), the Follower has arrived as soon as the instance (or, for a movable thing that is no
+sliced piece, another of its type within ``SAME_PLACE`` of where it is believed: the mapper
+may hold one thing twice) is seen within reach -- wherever it
 is on the way (a ``centred`` goal, a walk's: at its goal pose, looked from, seeing it); a
 goal pose reached, looked from, and not seeing it is ruled out for that instance and the
 next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is not where it
@@ -117,7 +118,9 @@ class GridNavigator(Navigator):
             return True
         instances = belief.memory.instances if belief is not None else {}
         target = instances.get(key)
-        return target is not None and target.object_type not in PIECE_TYPES and target.object_type not in fixed_sides() and any(
+        if target is None or target.object_type in PIECE_TYPES or target.object_type in fixed_sides():
+            return False
+        return any(
             distance <= reach and other in instances and instances[other].object_type == target.object_type
             and math.dist(instances[other].position, target.position) <= SAME_PLACE
             for other, distance in self.in_view.items() if other != key)

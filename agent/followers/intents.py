@@ -27,9 +27,10 @@ from contracts.planning import Goal
 from dialogue.reference import select
 
 # Steps whose point is a state of their object that the Follower only knows from its own
-# actions (clean, filled, cooked, cold; a pour needs a filled container): said again, they
-# make it doubt that state. A put said again ("Place a slice of potato on the plate.") asks
-# for one more, not for a new state: doubting it made cooked slices raw again. A slice said
+# actions (clean, filled, cooked, cold, switched on: the burner it switched may not be the
+# one under the pot; a pour needs a filled container): said again, they make it doubt that
+# state. A put said again ("Place a slice of potato on the plate.") asks for one more, not
+# for a new state: doubting it made cooked slices raw again. A slice said
 # again while the Follower believes it done asks for another whole to be sliced (the
 # Commander's Progress Check may count a whole it did not slice).
 STATE_STEPS = frozenset({"CleanObject", "FillObject", "HeatObject", "CoolObject", "PourObject", "SliceObject",
