@@ -143,6 +143,17 @@ def camera_axes(heading: float, horizon: float) -> tuple[np.ndarray, np.ndarray,
     return right, up, forward
 
 
+def gaze_on(pose: Pose, eye: float, surface: float) -> tuple[float, float] | None:
+    """(x, z) where the view's centre meets the horizontal plane at height ``surface`` from a
+    camera at height ``eye`` (None when it looks level or up): where AI2-THOR's PutObject
+    lays a thing on an open surface."""
+    _, _, forward = camera_axes(pose.heading, pose.horizon)
+    if forward[1] > -1e-3:
+        return None
+    t = (surface - eye) / forward[1]
+    return pose.x + t * float(forward[0]), pose.z + t * float(forward[2])
+
+
 def project(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> tuple[float, float] | None:
     """Pixel (col, row) of an odometry point, None when it is behind the camera."""
     right, up, forward = camera_axes(pose.heading, pose.horizon)

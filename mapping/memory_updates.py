@@ -160,19 +160,26 @@ def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:
     if held is None or receptacle is None:
         return
     held.container = receptacle.key
-    before = np.array(held.position)
-    held.position = put_position(receptacle, held.extent[1])
+    move_with_load(memory, held, put_position(receptacle, held.extent[1]))
     held.states.pop("seen_from", None)  # seen elsewhere
-    shift = np.array(held.position) - before
-    for item in _inside(memory, held):  # what it carries lands with it, as far from it as before
-        item.position = tuple(float(v) for v in np.array(item.position) + shift)
-        item.states.pop("seen_from", None)
-        item.states["inferred"] = True  # believed there, unseen, until detected
     if receptacle.object_type in BASINS and any(f.states.get("is_toggled") for f in memory.of_type("Faucet")
                                                 if _nearest([receptacle], f.position, TAP_REACH)):
         _clean([held])  # under a running tap
     elif receptacle.object_type in COOKERS and receptacle.states.get("is_toggled") or _on_lit_burner(memory, receptacle):
         _cook([held], memory)  # onto a lit burner, into a running toaster, into a pan on a lit burner
+
+
+def move_with_load(memory: ObjectMemory, thing: ObjectInstance, position: tuple[float, float, float]) -> None:
+    """Believe ``thing`` at ``position`` and what it carries moved along, as far from it as
+    before (each ``inferred``: believed there, unseen, until detected)."""
+    shift = np.array(position, dtype=float) - np.array(thing.position, dtype=float)
+    thing.position = tuple(float(v) for v in position)
+    if not shift.any():
+        return
+    for item in _inside(memory, thing):
+        item.position = tuple(float(v) for v in np.array(item.position) + shift)
+        item.states.pop("seen_from", None)
+        item.states["inferred"] = True
 
 
 def put_position(receptacle: ObjectInstance, height: float) -> tuple[float, float, float]:

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from contracts.belief import Belief, Cell, ObjectInstance
-from contracts.geometry import CameraIntrinsics, Pose, camera_axes
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes, gaze_on
 from planner import knowledge
 from planner.clicking import clear_clicks
 
@@ -169,12 +169,10 @@ def landing(target: ObjectInstance, item: ObjectInstance, pose: Pose, camera: Ca
     """(x, z) where a held ``item`` put on the surface ``target`` lands when put from
     ``pose``: where the view's centre meets the surface, inside its footprint."""
     low, high = _box(target)
-    _, _, forward = camera_axes(pose.heading, pose.horizon)
-    eye = np.array([pose.x, camera.camera_height, pose.z])
     centre = (low + high) / 2
-    spot = eye + (high[1] - eye[1]) / forward[1] * forward if forward[1] < -1e-3 else centre
+    spot = gaze_on(pose, camera.camera_height, float(high[1])) or (centre[0], centre[2])
     margin = np.maximum((high - low) / 2 - np.array(item.extent) / 2, 0.0)
-    return np.clip(spot[[0, 2]], (centre - margin)[[0, 2]], (centre + margin)[[0, 2]])
+    return np.clip(np.array(spot), (centre - margin)[[0, 2]], (centre + margin)[[0, 2]])
 
 
 def crowded(target: ObjectInstance, belief: Belief, pose: Pose, camera: CameraIntrinsics) -> bool:
