@@ -17,6 +17,8 @@ only walk and look are ``planner.walking_skills``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from contracts.belief import Belief, ObjectInstance
 from contracts.geometry import CameraIntrinsics, depth_to_points, project
 from contracts.navigation import NavigationGoal, NavigationState, Navigator
@@ -33,6 +35,7 @@ from planner.clicking import (
     same_kind,
     uncovered,
     under_vessel,
+    view_unchanged,
 )
 from planner.history import ACTION_OPS, History
 from planner.raycast import better_view, clean_pixels, free_spot, ray_click
@@ -64,6 +67,9 @@ class InteractSkill(Skill):
         self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
+        # a pickup's frame, the target's mask clicked in, and the receptacle it was believed in
+        self.pending_view: tuple[Observation, np.ndarray, str | None] | None = None
+        self.putting_back = False  # the pending action puts back a thing picked up instead of the target
         self.retries = self.steps = self.moves = 0
         self.stepped = False  # the last action was a step aside (or back) for a better view
         self.looked: set[float] = set()
@@ -108,6 +114,7 @@ class InteractSkill(Skill):
         name = self.queue[0] if self.queue else self.action
         detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief),
                                 observation.depth, belief.memory.instances.get(instance.container or ""))
+        seen = detection is not None
         if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth,
                                            standing=instance.object_type == "Faucet", detections=detections)
@@ -149,7 +156,24 @@ class InteractSkill(Skill):
         else:
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
+        self.pending_view = (observation, detection.mask, instance.container) \
+            if name == "Pickup" and seen and not self.queue else None
         return SkillStep.act(action)
+
+    def _put_back(self, pickup: LowLevelAction, container: str | None) -> SkillStep:
+        """The pickup left the target's pixels as they were: it took a neighbour (a click
+        resolves to the smallest thing near it). Put what it took back where it was, at the
+        same click (into ``container``, where the target is believed), and try the target again,
+        closer and elsewhere in its mask (at most ``MAX_RETRIES`` times)."""
+        point = (pickup.target["x"], pickup.target["y"])
+        self.history.misclicks[self.target] += 1
+        self.history.avoid.setdefault(self.target or "", []).append(point)
+        self.avoid.append(point)
+        self.retries += 1
+        self.reach = max((self.reach or REACH) - 0.25, 0.3)
+        put = LowLevelAction("Place", dict(pickup.target), self.target if container else None, container)
+        self.pending, self.putting_back = put, True
+        return SkillStep.act(put)
 
     def _step_aside(self, move: tuple[str, float], hold: bool) -> SkillStep:
         """One step (``better_view``, ``free_spot``: the move and the distance to the target
@@ -195,7 +219,17 @@ class InteractSkill(Skill):
     def _outcome(self, observation: Observation, belief: Belief) -> SkillStep | None:
         """The result of the interaction taken last step: done, a recovery, or a failure."""
         action, self.pending = self.pending, None
+        view, self.pending_view = self.pending_view, None
         error = observation.error_message or ""
+        if self.putting_back:
+            self.putting_back = False
+            if not observation.last_action_success:
+                return SkillStep.fail(f"took another thing than {self.target} and could not put it back: {error}")
+            if self.retries > MAX_RETRIES:
+                return SkillStep.fail(f"Pickup took another thing than {self.target} {self.retries} times")
+            return None  # try again: closer, elsewhere in the mask
+        if observation.last_action_success and view is not None and view_unchanged(view[0], observation, view[1]):
+            return self._put_back(action, view[2])
         if observation.last_action_success and not took_effect(action, belief, self.pending_belief):
             # the click hit a neighbour: the world changed in another way than planned
             self.history.misclicks[self.target] += 1

@@ -248,3 +248,44 @@ def test_a_believed_object_under_a_seen_one_is_not_clicked_through_it():
     s = skill("SliceObject", "Tomato", "Tomato")
     step = s.step(observation(), scene, [lettuce, counter])
     assert step.action is None or step.action.action != "Slice"  # no slice through the lettuce
+
+
+def _framed(obs, rgb: np.ndarray):
+    from dataclasses import replace
+    return replace(obs, rgb=rgb, depth=np.ones(rgb.shape[:2], dtype=np.float32))
+
+
+def test_a_pickup_that_left_the_target_in_view_puts_back_what_it_took_and_tries_again():
+    """TATC valid_unseen 0217: a click meant for a bread slice lifted the knife beside it.
+    The frame after the pickup still shows the slice's pixels: put back, retry elsewhere."""
+    scene = belief(kitchen())
+    s = skill("PickupObject", "Apple", "Apple")
+    dets = [detection("Apple", (55, 50, 70, 65)), detection("CounterTop", (0, 45, 100, 100))]
+    frame = np.full((CAMERA.height, CAMERA.width, 3), 90, np.uint8)
+    frame[50:65, 55:70] = (200, 30, 30)  # the apple
+    first = s.step(_framed(observation(), frame), scene, dets)
+    assert first.action.action == "Pickup"
+    took_neighbour = frame.copy()
+    took_neighbour[50:65, 72:80] = 90  # something beside it went; the apple's pixels did not change
+    held = belief(kitchen(), held="Apple")  # the mapper believes what was meant
+    back = s.step(_framed(observation("Pickup"), took_neighbour), held, dets)
+    assert back.state == SkillState.RUNNING and back.action.action == "Place"
+    assert back.action.target == first.action.target and back.action.receptacle_key == "Counter"
+    assert s.history.misclicks["Apple"] == 1
+    again = s.step(_framed(observation("Place"), took_neighbour), scene, dets)
+    assert again.action.action == "Pickup" and again.action.target != first.action.target
+    gone = took_neighbour.copy()
+    gone[50:65, 55:70] = 90  # this time the apple went
+    assert s.step(_framed(observation("Pickup"), gone), held, dets).state == SkillState.SUCCEEDED
+
+
+def test_a_pickup_is_not_doubted_without_frames_or_for_a_believed_box():
+    from planner.clicking import view_unchanged
+    mask = np.zeros((CAMERA.height, CAMERA.width), bool)
+    mask[50:65, 55:70] = True
+    assert not view_unchanged(observation(), observation(), mask)  # symbolic: nothing to compare
+    frame = np.full((CAMERA.height, CAMERA.width, 3), 90, np.uint8)
+    assert view_unchanged(_framed(observation(), frame), _framed(observation(), frame), mask)
+    moved = _framed(observation(), frame)
+    moved.depth[50:65, 55:70] = 1.05  # the same colour, but the surface there is farther: it went
+    assert not view_unchanged(_framed(observation(), frame), moved, mask)
