@@ -163,17 +163,20 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
 
 
-def view_unchanged(before: Observation, after: Observation, mask: np.ndarray) -> bool:
-    """Does the frame show the same thing on ``mask`` after an action as before (the camera
-    did not move)? Fewer than ``CHANGED_SHARE`` of its pixels changed colour (by more than
-    ``COLOUR_CHANGE`` in a channel) or depth (by more than ``DEPTH_CHANGE``): what the mask
-    showed is still there. False without frames to compare."""
-    if before.rgb is None or after.rgb is None or before.rgb.shape != after.rgb.shape or mask.sum() < MIN_COMPARED:
+def took_another(before: Observation, after: Observation, target: Detection, detections: list[Detection]) -> bool:
+    """Did a pickup clicked in ``target``'s mask (the camera did not move) leave it as it was,
+    and no other detection of its kind either? Fewer than ``CHANGED_SHARE`` of a mask's pixels
+    changed colour (by more than ``COLOUR_CHANGE`` in a channel) or depth (by more than
+    ``DEPTH_CHANGE``): what it showed is still there. A twin taken instead (the slice beside
+    the one meant, TATC valid_unseen 0267) does as well. False without frames to compare."""
+    if before.rgb is None or after.rgb is None or before.rgb.shape != after.rgb.shape:
         return False
     changed = (np.abs(before.rgb.astype(np.int16) - after.rgb.astype(np.int16)) > COLOUR_CHANGE).any(axis=-1)
-    if before.depth is not None and after.depth is not None and before.depth.shape == mask.shape:
+    if before.depth is not None and after.depth is not None and before.depth.shape == changed.shape:
         changed |= np.abs(before.depth - after.depth) > DEPTH_CHANGE
-    return float(changed[mask].mean()) < CHANGED_SHARE
+    kin = [d for d in detections if d is target or same_kind(d.object_type, target.object_type)]
+    compared = [d for d in kin if d.mask.sum() >= MIN_COMPARED]
+    return target in compared and all(float(changed[d.mask].mean()) < CHANGED_SHARE for d in compared)
 
 
 def clear_clicks(mask: np.ndarray, avoid: tuple[tuple[float, float], ...]) -> None:

@@ -17,8 +17,6 @@ only walk and look are ``planner.walking_skills``.
 
 from __future__ import annotations
 
-import numpy as np
-
 from contracts.belief import Belief, ObjectInstance
 from contracts.geometry import CameraIntrinsics, depth_to_points, project
 from contracts.navigation import NavigationGoal, NavigationState, Navigator
@@ -33,9 +31,9 @@ from planner.clicking import (
     find_target,
     handled_twins,
     same_kind,
+    took_another,
     uncovered,
     under_vessel,
-    view_unchanged,
 )
 from planner.history import ACTION_OPS, History
 from planner.raycast import better_view, clean_pixels, free_spot, ray_click
@@ -67,8 +65,8 @@ class InteractSkill(Skill):
         self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
-        # a pickup's frame, the target's mask clicked in, and the receptacle it was believed in
-        self.pending_view: tuple[Observation, np.ndarray, str | None] | None = None
+        # a pickup's frame, the target's detection clicked in, the frame's, and the receptacle it was believed in
+        self.pending_view: tuple[Observation, Detection, list[Detection], str | None] | None = None
         self.putting_back = False  # the pending action puts back a thing picked up instead of the target
         self.retries = self.steps = self.moves = 0
         self.stepped = False  # the last action was a step aside (or back) for a better view
@@ -156,7 +154,7 @@ class InteractSkill(Skill):
         else:
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
-        self.pending_view = (observation, detection.mask, instance.container) \
+        self.pending_view = (observation, detection, detections, instance.container) \
             if name == "Pickup" and seen and not self.queue else None
         return SkillStep.act(action)
 
@@ -228,8 +226,8 @@ class InteractSkill(Skill):
             if self.retries > MAX_RETRIES:
                 return SkillStep.fail(f"Pickup took another thing than {self.target} {self.retries} times")
             return None  # try again: closer, elsewhere in the mask
-        if observation.last_action_success and view is not None and view_unchanged(view[0], observation, view[1]):
-            return self._put_back(action, view[2])
+        if observation.last_action_success and view is not None and took_another(view[0], observation, view[1], view[2]):
+            return self._put_back(action, view[3])
         if observation.last_action_success and not took_effect(action, belief, self.pending_belief):
             # the click hit a neighbour: the world changed in another way than planned
             self.history.misclicks[self.target] += 1
