@@ -23,7 +23,6 @@ import numpy as np
 
 from contracts.belief import Belief, ObjectInstance
 from contracts.geometry import CameraIntrinsics, Pose, depth_to_points, project
-from contracts.observation import Observation
 from contracts.perception import Detection, mask_box
 from planner import knowledge
 
@@ -39,13 +38,6 @@ UNDER_VESSEL = 0.2  # metres (horizontal) from a vessel's middle within which a 
 BELOW_RIM = 0.03  # metres below a basin's rim from which its pixels are its inside
 RIM_RING = 3  # pixels: the band along a mask's edge (inside the frame) whose heights give the rim
 MIN_INSIDE = 12  # pixels of a basin's inside that make a click target of their own
-# a pickup that took the thing off a detection's pixels changes most of them; one that took a
-# neighbour leaves them (TATC valid_unseen 0217: a click meant for a bread slice at a far counter
-# end lifted the knife beside it, which then went into the microwave as the toast)
-CHANGED_SHARE = 0.2
-COLOUR_CHANGE = 24  # of 255, in any channel
-DEPTH_CHANGE = 0.01  # metres
-MIN_COMPARED = 12  # pixels of a mask below which no comparison is made
 
 
 def same_kind(detected: str, believed: str) -> bool:
@@ -161,22 +153,6 @@ def click_point(target: Detection, detections: list[Detection], avoid: tuple[tup
     rows, cols = np.nonzero(free)
     k = int(np.argmin((rows - rows.mean()) ** 2 + (cols - cols.mean()) ** 2))
     return (cols[k] + 0.5) / w, (rows[k] + 0.5) / h
-
-
-def took_another(before: Observation, after: Observation, target: Detection, detections: list[Detection]) -> bool:
-    """Did a pickup clicked in ``target``'s mask (the camera did not move) leave it as it was,
-    and no other detection of its kind either? Fewer than ``CHANGED_SHARE`` of a mask's pixels
-    changed colour (by more than ``COLOUR_CHANGE`` in a channel) or depth (by more than
-    ``DEPTH_CHANGE``): what it showed is still there. A twin taken instead (the slice beside
-    the one meant, TATC valid_unseen 0267) does as well. False without frames to compare."""
-    if before.rgb is None or after.rgb is None or before.rgb.shape != after.rgb.shape:
-        return False
-    changed = (np.abs(before.rgb.astype(np.int16) - after.rgb.astype(np.int16)) > COLOUR_CHANGE).any(axis=-1)
-    if before.depth is not None and after.depth is not None and before.depth.shape == changed.shape:
-        changed |= np.abs(before.depth - after.depth) > DEPTH_CHANGE
-    kin = [d for d in detections if d is target or same_kind(d.object_type, target.object_type)]
-    compared = [d for d in kin if d.mask.sum() >= MIN_COMPARED]
-    return target in compared and all(float(changed[d.mask].mean()) < CHANGED_SHARE for d in compared)
 
 
 def clear_clicks(mask: np.ndarray, avoid: tuple[tuple[float, float], ...]) -> None:

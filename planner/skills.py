@@ -24,6 +24,7 @@ from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
 from planner import knowledge
+from planner.changes import landed_off, took_another, where_landed
 from planner.clicking import (
     basin_inside,
     believed_detection,
@@ -31,7 +32,6 @@ from planner.clicking import (
     find_target,
     handled_twins,
     same_kind,
-    took_another,
     uncovered,
     under_vessel,
 )
@@ -65,9 +65,9 @@ class InteractSkill(Skill):
         self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
-        # a pickup's frame, the target's detection clicked in, the frame's, and the receptacle it was believed in
+        # a pickup's or put's frame, the target's detection clicked in, the frame's, and where the target was believed
         self.pending_view: tuple[Observation, Detection, list[Detection], str | None] | None = None
-        self.putting_back = False  # the pending action puts back a thing picked up instead of the target
+        self.undoing = False  # the pending action undoes a pickup or put that took or hit another thing
         self.retries = self.steps = self.moves = 0
         self.stepped = False  # the last action was a step aside (or back) for a better view
         self.looked: set[float] = set()
@@ -155,23 +155,23 @@ class InteractSkill(Skill):
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
         self.pending_view = (observation, detection, detections, instance.container) \
-            if name == "Pickup" and seen and not self.queue else None
+            if name in ("Pickup", "Place") and seen and not self.queue else None
         return SkillStep.act(action)
 
-    def _put_back(self, pickup: LowLevelAction, container: str | None) -> SkillStep:
-        """The pickup left the target's pixels as they were: it took a neighbour (a click
-        resolves to the smallest thing near it). Put what it took back where it was, at the
-        same click (into ``container``, where the target is believed), and try the target again,
-        closer and elsewhere in its mask (at most ``MAX_RETRIES`` times)."""
-        point = (pickup.target["x"], pickup.target["y"])
+    def _undo(self, click: LowLevelAction, undo: LowLevelAction) -> SkillStep:
+        """The ``click`` took or hit another thing than the target (``planner.changes``): a
+        pickup that took a neighbour puts it back at the same click, into where the target is
+        believed; a put that landed off the receptacle takes the thing back where it shows. Then
+        the target is tried again, closer and elsewhere in its mask (at most ``MAX_RETRIES``
+        times)."""
+        point = (click.target["x"], click.target["y"])
         self.history.misclicks[self.target] += 1
         self.history.avoid.setdefault(self.target or "", []).append(point)
         self.avoid.append(point)
         self.retries += 1
         self.reach = max((self.reach or REACH) - 0.25, 0.3)
-        put = LowLevelAction("Place", dict(pickup.target), self.target if container else None, container)
-        self.pending, self.putting_back = put, True
-        return SkillStep.act(put)
+        self.pending, self.undoing = undo, True
+        return SkillStep.act(undo)
 
     def _step_aside(self, move: tuple[str, float], hold: bool) -> SkillStep:
         """One step (``better_view``, ``free_spot``: the move and the distance to the target
@@ -219,15 +219,22 @@ class InteractSkill(Skill):
         action, self.pending = self.pending, None
         view, self.pending_view = self.pending_view, None
         error = observation.error_message or ""
-        if self.putting_back:
-            self.putting_back = False
+        if self.undoing:
+            self.undoing = False
             if not observation.last_action_success:
-                return SkillStep.fail(f"took another thing than {self.target} and could not put it back: {error}")
+                return SkillStep.fail(f"{action.action} to undo a click beside {self.target} failed: {error}")
             if self.retries > MAX_RETRIES:
-                return SkillStep.fail(f"Pickup took another thing than {self.target} {self.retries} times")
+                return SkillStep.fail(f"clicks meant for {self.target} took or hit another thing {self.retries} times")
             return None  # try again: closer, elsewhere in the mask
-        if observation.last_action_success and view is not None and took_another(view[0], observation, view[1], view[2]):
-            return self._put_back(action, view[3])
+        if observation.last_action_success and view is not None:
+            if action.action == "Pickup" and took_another(view[0], observation, view[1], view[2]):
+                return self._undo(action, LowLevelAction("Place", dict(action.target), self.target if view[3] else None,
+                                                         view[3]))
+            new = landed_off(view[0], observation, view[1]) if action.action == "Place" and action.object_key \
+                and knowledge.has(view[1].object_type, "pickupable") else None  # a plate's edge, not a counter's
+            if new is not None:
+                x, y = where_landed(new)
+                return self._undo(action, LowLevelAction("Pickup", {"x": x, "y": y}, action.object_key))
         if observation.last_action_success and not took_effect(action, belief, self.pending_belief):
             # the click hit a neighbour: the world changed in another way than planned
             self.history.misclicks[self.target] += 1
