@@ -1,9 +1,9 @@
 """What an interaction changed in the frame: did a pickup take the target, did a put land on it?
 
 The camera does not move when the Follower picks up or puts down, so the frames before and
-after differ only where something went or came (``changed``: colour or depth). A pickup that
-took the target changed most of its detection's pixels; one that left them, and those of every
-other detection of its kind, took a neighbour (``took_another``: a click resolves to the
+after differ only where something went or came (``changed``: colour or depth). A pickup whose
+changed pixels lie mostly off the detections of the target's kind took a neighbour
+(``took_another``: a click resolves to the
 smallest thing near it, and a knife beside a far bread slice went into the microwave as the
 toast, TATC valid_unseen 0217). A put whose new pixels lie mostly off the receptacle's
 detection landed on another (``landed_off``: a glass bottle in front of the plate took seven
@@ -20,7 +20,7 @@ from contracts.observation import Observation
 from contracts.perception import Detection
 from planner.clicking import CLICK_PATCH, same_kind
 
-CHANGED_SHARE = 0.2  # of a detection's pixels: fewer changed and what it showed is still there
+OWN_SHARE = 0.5  # of the pixels a pickup changed: fewer in the target's kind's masks and it took another thing
 LANDED_SHARE = 0.3  # of the new pixels: fewer on the receptacle's (grown) mask and the put landed off it
 COLOUR_CHANGE = 24  # of 255, in any channel
 DEPTH_CHANGE = 0.01  # metres
@@ -38,15 +38,16 @@ def changed(before: Observation, after: Observation) -> np.ndarray | None:
 
 
 def took_another(before: Observation, after: Observation, target: Detection, detections: list[Detection]) -> bool:
-    """Did a pickup clicked in ``target``'s mask leave it as it was, and every other detection
-    of its kind too (a twin taken instead, the slice beside the one meant, is as good: TATC
-    valid_unseen 0267)?"""
+    """Did a pickup clicked in ``target``'s mask take a thing that showed elsewhere: fewer than
+    ``OWN_SHARE`` of the pixels that changed lie in the masks of the target's kind? (A twin
+    taken instead, the slice beside the one meant, is as good: TATC valid_unseen 0267; a slice
+    taken from a row leaves the row's mask mostly as it was, but what changed lies in it.)"""
     diff = changed(before, after)
-    if diff is None:
+    if diff is None or diff.sum() < MIN_COMPARED:
         return False
-    kin = [d for d in detections if d is target or same_kind(d.object_type, target.object_type)]
-    compared = [d for d in kin if d.mask.sum() >= MIN_COMPARED]
-    return target in compared and all(float(diff[d.mask].mean()) < CHANGED_SHARE for d in compared)
+    kin = np.logical_or.reduce([d.mask for d in detections if d is target or same_kind(d.object_type, target.object_type)]
+                               + [target.mask])
+    return float(kin[diff].mean()) < OWN_SHARE
 
 
 def landed_off(before: Observation, after: Observation, receptacle: Detection) -> np.ndarray | None:

@@ -11,8 +11,10 @@ target that is not where believed ends the skill with a reason, and the planner 
 while the skill runs (the plan must open it first: the navigator's goal poses cannot show
 it, and three misses left the hinted plate out as missing: TATC valid_seen 0124); a target
 already there when the skill began is the plan's choice, not failed again and again. A burner
-with a pot on it is switched on with a click on the burner under the pot. The skills that
-only walk and look are ``planner.walking_skills``.
+with a pot on it is switched on with a click on the burner under the pot. A pickup that left
+the target's pixels as they were (it took a neighbour) puts the thing back, and a put onto a
+plate or bowl that landed off it takes the thing back, before trying again
+(``planner.changes``). The skills that only walk and look are ``planner.walking_skills``.
 """
 
 from __future__ import annotations
