@@ -2,10 +2,9 @@
 
 The camera does not move when the Follower picks up or puts down, so the frames before and
 after differ only where something went or came (``changed``: colour or depth). A pickup whose
-changed pixels lie mostly off the detections of the target's kind took a neighbour
-(``took_another``: a click resolves to the
-smallest thing near it, and a knife beside a far bread slice went into the microwave as the
-toast, TATC valid_unseen 0217). A put whose new pixels lie mostly off the receptacle's
+changed pixels lie mostly in a detection of another kind took that neighbour (``took_another``:
+a click resolves to the smallest thing near it; a "knife" beside a tomato took the tomato, TATC
+valid_unseen 0123). A put whose new pixels lie mostly off the receptacle's
 detection landed on another (``landed_off``: a glass bottle in front of the plate took seven
 puts meant for the plate, which fell to the counter, TATC valid_unseen 0123); ``where_landed``
 is the pixel to take it back by. Without frames (symbolic runs) nothing is doubted.
@@ -18,9 +17,11 @@ import numpy as np
 
 from contracts.observation import Observation
 from contracts.perception import Detection
+from planner import knowledge
 from planner.clicking import CLICK_PATCH, same_kind
 
-OWN_SHARE = 0.5  # of the pixels a pickup changed: fewer in the target's kind's masks and it took another thing
+OWN_SHARE = 0.5  # of the pixels a pickup changed: this many in a detection of another kind and it took that
+MASK_SHARE = 0.5  # a receptacle's mask smaller than this share of a put's new pixels tells nothing
 LANDED_SHARE = 0.3  # of the new pixels: fewer on the receptacle's (grown) mask and the put landed off it
 COLOUR_CHANGE = 24  # of 255, in any channel
 DEPTH_CHANGE = 0.01  # metres
@@ -38,31 +39,46 @@ def changed(before: Observation, after: Observation) -> np.ndarray | None:
 
 
 def took_another(before: Observation, after: Observation, target: Detection, detections: list[Detection]) -> bool:
-    """Did a pickup clicked in ``target``'s mask take a thing that showed elsewhere: fewer than
-    ``OWN_SHARE`` of the pixels that changed lie in the masks of the target's kind? (A twin
-    taken instead, the slice beside the one meant, is as good: TATC valid_unseen 0267; a slice
-    taken from a row leaves the row's mask mostly as it was, but what changed lies in it.)"""
+    """Did a pickup clicked in ``target``'s mask take a thing of another kind: do most of the
+    pixels that changed (``OWN_SHARE``) lie in one detection of another kind, more of them than
+    in the masks of the target's kind grown by ``CLICK_PATCH``? (One that can be picked up: a
+    counter's mask takes in what stands on it.) Nothing is doubted when no
+    detection tells what went (a slice beside the one meant went, whose detection was a sliver
+    of it: TATC valid_unseen 0123)."""
     diff = changed(before, after)
     if diff is None or diff.sum() < MIN_COMPARED:
         return False
-    kin = np.logical_or.reduce([d.mask for d in detections if d is target or same_kind(d.object_type, target.object_type)]
-                               + [target.mask])
-    return float(kin[diff].mean()) < OWN_SHARE
+    kin = _grown(np.logical_or.reduce([d.mask for d in detections if _kin(d.object_type, target.object_type)]
+                                      + [target.mask]))
+    own = float(kin[diff].mean())
+    other = max((float(d.mask[diff].mean()) for d in detections if not _kin(d.object_type, target.object_type)
+                 and knowledge.affords(d.object_type, "pickupable")), default=0.0)
+    return other >= OWN_SHARE and other > own
 
 
 def landed_off(before: Observation, after: Observation, receptacle: Detection) -> np.ndarray | None:
     """The new pixels of a put (H x W bool) when most of its foot (the lowest new pixel of
     each column: what stands on a plate rises above the plate's pixels) lies off
     ``receptacle``'s mask grown by ``CLICK_PATCH``; None when it landed on it or nothing can
-    be told."""
+    be told (a receptacle's mask smaller than ``MASK_SHARE`` of the new pixels: a plate seen
+    as a sliver behind a tomato, TATC valid_unseen 0123)."""
     diff = changed(before, after)
-    if diff is None or diff.sum() < MIN_COMPARED:
+    if diff is None or diff.sum() < MIN_COMPARED or receptacle.mask.sum() < MASK_SHARE * diff.sum():
         return None
-    radius = int(round(CLICK_PATCH * diff.shape[1]))
-    grown = cv2.dilate(receptacle.mask.astype(np.uint8), np.ones((2 * radius + 1,) * 2, np.uint8)).astype(bool)
+    grown = _grown(receptacle.mask)
     cols = np.flatnonzero(diff.any(axis=0))
     rows = diff.shape[0] - 1 - np.argmax(diff[::-1, cols], axis=0)  # the lowest new pixel of each column
     return diff if float(grown[rows, cols].mean()) < LANDED_SHARE else None
+
+
+def _kin(detected: str, meant: str) -> bool:
+    """The same kind, or a whole and its pieces (a detector calls a slice "Bread" at times)."""
+    return same_kind(detected, meant) or detected.removesuffix("Sliced") == meant.removesuffix("Sliced")
+
+
+def _grown(mask: np.ndarray) -> np.ndarray:
+    radius = int(round(CLICK_PATCH * mask.shape[1]))
+    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * radius + 1,) * 2, np.uint8)).astype(bool)
 
 
 def where_landed(new: np.ndarray) -> tuple[float, float]:

@@ -260,10 +260,11 @@ def test_a_pickup_that_left_the_target_in_view_puts_back_what_it_took_and_tries_
     The frame after the pickup still shows the slice's pixels: put back, retry elsewhere."""
     scene = belief(kitchen())
     s = skill("PickupObject", "Apple", "Apple")
-    dets = [detection("Apple", (55, 50, 70, 65)), detection("CounterTop", (0, 45, 100, 100))]
+    dets = [detection("Apple", (55, 50, 70, 65)), detection("Knife", (72, 50, 80, 65)),
+            detection("CounterTop", (0, 45, 100, 100))]
     frame = np.full((CAMERA.height, CAMERA.width, 3), 90, np.uint8)
     frame[50:65, 55:70] = (200, 30, 30)  # the apple
-    frame[50:65, 72:80] = (30, 30, 200)  # something beside it the detector missed
+    frame[50:65, 72:80] = (30, 30, 200)  # a knife beside it
     first = s.step(_framed(observation(), frame), scene, dets)
     assert first.action.action == "Pickup"
     took_neighbour = frame.copy()
@@ -280,20 +281,22 @@ def test_a_pickup_that_left_the_target_in_view_puts_back_what_it_took_and_tries_
     assert s.step(_framed(observation("Pickup"), gone), held, dets).state == SkillState.SUCCEEDED
 
 
-def test_a_pickup_is_doubted_only_when_what_changed_lies_off_the_targets_kind():
+def test_a_pickup_is_doubted_only_when_a_detection_of_another_kind_went():
     from planner.changes import took_another
     slice_, twin = detection("PotatoSliced", (55, 50, 70, 65)), detection("PotatoSliced", (72, 50, 80, 65))
+    mug, counter = detection("Mug", (72, 50, 80, 65)), detection("CounterTop", (0, 40, 100, 100))
     frame = np.full((CAMERA.height, CAMERA.width, 3), 90, np.uint8)
     before = _framed(observation(), frame)
     assert not took_another(observation(), observation(), slice_, [slice_])  # symbolic: nothing to compare
     assert not took_another(before, _framed(observation(), frame), slice_, [slice_])  # nothing changed: no telling
     after = _framed(observation(), frame)
     after.depth[50:65, 55:70] = 1.05  # the same colour, but the surface there is farther: it went
-    assert not took_another(before, after, slice_, [slice_, twin])
+    assert not took_another(before, after, slice_, [slice_, mug, counter])
     after = _framed(observation(), frame)
-    after.depth[50:65, 72:80] = 1.05  # the slice beside it went: as good (TATC valid_unseen 0267)
-    assert not took_another(before, after, slice_, [slice_, twin])
-    assert took_another(before, after, slice_, [slice_])  # not a slice there: something else went
+    after.depth[50:65, 72:80] = 1.05  # what stood beside it went
+    assert not took_another(before, after, slice_, [slice_, twin])  # a twin: as good (TATC valid_unseen 0267)
+    assert not took_another(before, after, slice_, [slice_, counter])  # nothing tells what it was
+    assert took_another(before, after, slice_, [slice_, mug, counter])  # the mug went
 
 
 def test_a_put_that_landed_off_the_plate_is_taken_back_and_tried_again():
@@ -317,3 +320,16 @@ def test_a_put_that_landed_off_the_plate_is_taken_back_and_tried_again():
     on_plate = frame.copy()
     on_plate[50:66, 45:55] = (200, 30, 30)  # standing on the plate, rising above its pixels
     assert s.step(_framed(observation("Place"), on_plate), put, dets).state == SkillState.SUCCEEDED
+
+
+def test_a_plate_seen_as_a_sliver_tells_nothing_of_where_a_put_landed():
+    from planner.changes import landed_off
+    frame = np.full((CAMERA.height, CAMERA.width, 3), 90, np.uint8)
+    after = frame.copy()
+    after[62:80, 40:60] = (200, 30, 30)  # a slice put on the plate, below the sliver of it that showed
+    sliver, whole = detection("Plate", (40, 60, 60, 61)), detection("Plate", (40, 70, 60, 82))
+    assert landed_off(_framed(observation(), frame), _framed(observation(), after), sliver) is None
+    assert landed_off(_framed(observation(), frame), _framed(observation(), after), whole) is None  # on it
+    elsewhere = frame.copy()
+    elsewhere[20:30, 80:95] = (200, 30, 30)
+    assert landed_off(_framed(observation(), frame), _framed(observation(), elsewhere), whole) is not None
