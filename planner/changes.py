@@ -12,6 +12,8 @@ is the pixel to take it back by. Without frames (symbolic runs) nothing is doubt
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -26,6 +28,17 @@ LANDED_SHARE = 0.3  # of the new pixels: fewer on the receptacle's (grown) mask 
 COLOUR_CHANGE = 24  # of 255, in any channel
 DEPTH_CHANGE = 0.01  # metres
 MIN_COMPARED = 12  # pixels of a mask (or of new pixels) below which nothing is judged
+
+
+@dataclass(frozen=True)
+class ClickView:
+    """What a pickup or put clicked in: the frame, the target's detection, all of the frame's,
+    and the receptacle the target was believed in (where a thing taken instead goes back)."""
+
+    before: Observation
+    target: Detection
+    detections: list[Detection]
+    container: str | None
 
 
 def changed(before: Observation, after: Observation) -> np.ndarray | None:

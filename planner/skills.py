@@ -26,7 +26,7 @@ from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
 from planner import knowledge
-from planner.changes import landed_off, took_another, where_landed
+from planner.changes import ClickView, landed_off, took_another, where_landed
 from planner.clicking import (
     basin_inside,
     believed_detection,
@@ -67,8 +67,7 @@ class InteractSkill(Skill):
         self.target = step.receptacle_key if self.action in ("Place", "Pour") else step.object_key
         self.pending: LowLevelAction | None = None
         self.pending_belief: Belief | None = None
-        # a pickup's or put's frame, the target's detection clicked in, the frame's, and where the target was believed
-        self.pending_view: tuple[Observation, Detection, list[Detection], str | None] | None = None
+        self.pending_view: ClickView | None = None  # what a pickup or put clicked in
         self.undoing = False  # the pending action undoes a pickup or put that took or hit another thing
         self.retries = self.steps = self.moves = 0
         self.stepped = False  # the last action was a step aside (or back) for a better view
@@ -156,7 +155,7 @@ class InteractSkill(Skill):
         else:
             action = LowLevelAction(name, {"x": x, "y": y}, self.planned.object_key, self.planned.receptacle_key)
         self.pending, self.pending_belief = action, belief
-        self.pending_view = (observation, detection, detections, instance.container) \
+        self.pending_view = ClickView(observation, detection, detections, instance.container) \
             if name in ("Pickup", "Place") and seen and not self.queue else None
         return SkillStep.act(action)
 
@@ -229,11 +228,12 @@ class InteractSkill(Skill):
                 return SkillStep.fail(f"clicks meant for {self.target} took or hit another thing {self.retries} times")
             return None  # try again: closer, elsewhere in the mask
         if observation.last_action_success and view is not None:
-            if action.action == "Pickup" and took_another(view[0], observation, view[1], view[2]):
-                return self._undo(action, LowLevelAction("Place", dict(action.target), self.target if view[3] else None,
-                                                         view[3]))
-            new = landed_off(view[0], observation, view[1]) if action.action == "Place" and action.object_key \
-                and knowledge.has(view[1].object_type, "pickupable") else None  # a plate's edge, not a counter's
+            if action.action == "Pickup" and took_another(view.before, observation, view.target, view.detections):
+                container = view.container
+                return self._undo(action, LowLevelAction("Place", dict(action.target), self.target if container else None,
+                                                         container))
+            new = landed_off(view.before, observation, view.target) if action.action == "Place" and action.object_key \
+                and knowledge.has(view.target.object_type, "pickupable") else None  # a plate's edge, not a counter's
             if new is not None:
                 x, y = where_landed(new)
                 return self._undo(action, LowLevelAction("Pickup", {"x": x, "y": y}, action.object_key))
