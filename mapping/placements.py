@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
-from contracts.geometry import Pose, gaze_on
+from contracts.geometry import Pose, landing_spot
 from mapping.boxes import boxes_meet
 from mapping.memory_updates import ENCLOSURES, believed_container, move_with_load, rests_on
 
@@ -88,16 +88,10 @@ class Placements:
 def top_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye: float) -> tuple[float, float, float]:
     """Where AI2-THOR puts ``item`` onto the open surface ``receptacle`` (the simulator's rule,
     ``simulator.placement.landing``, on the believed box): where the view's centre meets the
-    top, inside the footprint as far as the thing fits; the middle when the Follower looks
-    level or up. Believed at the middle, a knife put down at a long counter's end was 0.58 m
+    top, inside the footprint as far as the thing fits (``contracts.geometry.landing_spot``).
+    Believed at the middle, a knife put down at a long counter's end was 0.58 m
     from where it lay, and looked for there (TATC valid_unseen 0217)."""
-    centre, size = np.array(receptacle.position), np.array(receptacle.extent)
-    gaze = gaze_on(pose, eye, float(centre[1] + size[1] / 2))
-    if gaze is None:
-        return item.position
-    room = np.maximum(size / 2 - np.array(item.extent) / 2, 0.0)
-    x = float(np.clip(gaze[0], centre[0] - room[0], centre[0] + room[0]))
-    z = float(np.clip(gaze[1], centre[2] - room[2], centre[2] + room[2]))
+    x, z = landing_spot(receptacle.position, receptacle.extent, item.extent, pose, eye)
     return (x, item.position[1], z)
 
 

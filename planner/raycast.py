@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from contracts.belief import Belief, Cell, ObjectInstance
-from contracts.geometry import CameraIntrinsics, Pose, camera_axes, gaze_on
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes, landing_spot
 from planner import knowledge
 from planner.clicking import clear_clicks
 
@@ -168,11 +168,7 @@ def _moved(pose: Pose, dx: float, dz: float) -> Pose:
 def landing(target: ObjectInstance, item: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
     """(x, z) where a held ``item`` put on the surface ``target`` lands when put from
     ``pose``: where the view's centre meets the surface, inside its footprint."""
-    low, high = _box(target)
-    centre = (low + high) / 2
-    spot = gaze_on(pose, camera.camera_height, float(high[1])) or (centre[0], centre[2])
-    margin = np.maximum((high - low) / 2 - np.array(item.extent) / 2, 0.0)
-    return np.clip(np.array(spot), (centre - margin)[[0, 2]], (centre + margin)[[0, 2]])
+    return np.array(landing_spot(target.position, target.extent, item.extent, pose, camera.camera_height))
 
 
 def crowded(target: ObjectInstance, belief: Belief, pose: Pose, camera: CameraIntrinsics) -> bool:
