@@ -1,7 +1,7 @@
 """What the Follower put down itself, and where: the semantic mapper's memory of its own puts.
 
-A put believes the thing where AI2-THOR lays it, until it is seen there: on an open surface
-where the view's centre meets its top (``top_spot``); into an enclosure
+A put believes the thing at the receptacle's middle until it is seen there (where the view's
+centre meets the top, AI2-THOR's rule, measured nearer but lost TATC episodes: stop 83); into an enclosure
 (a microwave, a cabinet, a fridge), where AI2-THOR puts it: at the spawn point nearest the
 agent, across the front in line with it, and, above the eye, at the very front
 (``front_spot``; a slice believed in the middle of FloorPlan10's high microwave was clicked for
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
-from contracts.geometry import Pose, landing_spot
+from contracts.geometry import Pose
 from mapping.boxes import boxes_meet
 from mapping.memory_updates import ENCLOSURES, believed_container, move_with_load, rests_on
 
@@ -41,9 +41,8 @@ class Placements:
             self.placed[held] = (item.container, (pose.x, pose.z), step)
             item.states["inferred"] = True  # believed there, unseen, until detected
             receptacle = memory.instances.get(item.container or "")
-            if receptacle is not None:
-                spot = front_spot if receptacle.object_type in ENCLOSURES else top_spot
-                move_with_load(memory, item, spot(receptacle, item, pose, eye))
+            if receptacle is not None and receptacle.object_type in ENCLOSURES:
+                move_with_load(memory, item, front_spot(receptacle, item, pose, eye))
 
     def around(self, memory: ObjectMemory, object_type: str, centre: tuple[float, float, float], exclude: set[str],
                step: int, match_radius: float) -> ObjectInstance | None:
@@ -83,16 +82,6 @@ class Placements:
             return receptacle.key
         self.placed.pop(instance.key, None)  # it landed elsewhere, or was moved
         return believed_container(memory, instance)
-
-
-def top_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye: float) -> tuple[float, float, float]:
-    """Where AI2-THOR puts ``item`` onto the open surface ``receptacle`` (the simulator's rule,
-    ``simulator.placement.landing``, on the believed box): where the view's centre meets the
-    top, inside the footprint as far as the thing fits (``contracts.geometry.landing_spot``).
-    Believed at the middle, a knife put down at a long counter's end was 0.58 m
-    from where it lay, and looked for there (TATC valid_unseen 0217)."""
-    x, z = landing_spot(receptacle.position, receptacle.extent, item.extent, pose, eye)
-    return (x, item.position[1], z)
 
 
 def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye: float) -> tuple[float, float, float]:

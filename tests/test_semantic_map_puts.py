@@ -140,26 +140,3 @@ def test_what_the_follower_put_is_in_that_receptacle_while_some_of_it_is_over_it
     book.position = (0.0, 0.53, 1.05)
     assert placements.container(memory, book) == table.key
 
-
-def test_a_thing_put_on_an_open_surface_is_believed_where_the_view_meets_it():
-    """Where AI2-THOR lays it: where the view's centre meets the top, inside the footprint; the
-    middle when looking level (TATC 0217: a knife believed at a long counter's middle lay 0.58 m
-    off, at its end). What it carries moves along."""
-    m = mapper()
-    eye = m.context.camera.camera_height
-    counter = m.memory.add("CounterTop", (0.0, 0.45, 1.5), extent=(3.0, 0.9, 2.0), times_seen=1)
-    plate = m.memory.add("Plate", (0.0, 1.0, 0.0), extent=(0.25, 0.02, 0.25), times_seen=1)
-    slice_ = m.memory.add("BreadSliced", (0.0, 1.03, 0.0), extent=(0.1, 0.02, 0.1), times_seen=1, container=plate.key)
-    m.memory.held = plate.key
-    looking_down = Pose(1.0, 0.0, 0.0, 30.0)  # facing +z, 30 degrees down
-    m.update(observe(looking_down), [], ActionOutcome(LowLevelAction("Place", {}, plate.key, counter.key), True))
-    ahead = (eye - 0.9) / np.tan(np.radians(30.0))
-    assert np.allclose((plate.position[0], plate.position[2]), (1.0, ahead), atol=1e-6)
-    assert np.allclose((slice_.position[0], slice_.position[2]), (1.0, ahead), atol=1e-6)
-    m.memory.held = plate.key
-    far_end = Pose(3.0, 0.0, 0.0, 30.0)  # the view meets the top beyond the counter's end: at its edge
-    m.update(observe(far_end), [], ActionOutcome(LowLevelAction("Place", {}, plate.key, counter.key), True))
-    assert np.isclose(plate.position[0], 1.5 - 0.125)
-    m.memory.held = plate.key
-    m.update(observe(Pose(1.0, 0.0, 0.0, 0.0)), [], ActionOutcome(LowLevelAction("Place", {}, plate.key, counter.key), True))
-    assert np.allclose((plate.position[0], plate.position[2]), (0.0, 1.5))  # looking level: the middle
