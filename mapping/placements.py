@@ -1,8 +1,8 @@
 """What the Follower put down itself, and where: the semantic mapper's memory of its own puts.
 
 A put believes the thing at the receptacle's middle until it is seen there (where the view's
-centre meets the top, AI2-THOR's rule, measured nearer but lost TATC episodes: stop 83); into an enclosure
-(a microwave, a cabinet, a fridge), where AI2-THOR puts it: at the spawn point nearest the
+centre meets the top, AI2-THOR's rule, was nearer but lost TATC episodes: stop 83); into an
+enclosure (a microwave, a cabinet, a fridge), where AI2-THOR puts it: at the spawn point nearest the
 agent, across the front in line with it, and, above the eye, at the very front
 (``front_spot``; a slice believed in the middle of FloorPlan10's high microwave was clicked for
 behind the real one, TATC 0193). Sightings of its

@@ -139,4 +139,3 @@ def test_what_the_follower_put_is_in_that_receptacle_while_some_of_it_is_over_it
     assert placements.container(memory, book) == bed.key
     book.position = (0.0, 0.53, 1.05)
     assert placements.container(memory, book) == table.key
-
