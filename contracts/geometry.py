@@ -143,28 +143,6 @@ def camera_axes(heading: float, horizon: float) -> tuple[np.ndarray, np.ndarray,
     return right, up, forward
 
 
-def gaze_on(pose: Pose, eye: float, surface: float) -> tuple[float, float] | None:
-    """(x, z) where the view's centre meets the horizontal plane at height ``surface`` from a
-    camera at height ``eye`` (None when it looks level or up): where AI2-THOR's PutObject
-    lays a thing on an open surface."""
-    _, _, forward = camera_axes(pose.heading, pose.horizon)
-    if forward[1] > -1e-3:
-        return None
-    t = (surface - eye) / forward[1]
-    return pose.x + t * float(forward[0]), pose.z + t * float(forward[2])
-
-
-def landing_spot(centre: Sequence[float], size: Sequence[float], item_size: Sequence[float], pose: Pose,
-                 eye: float) -> tuple[float, float]:
-    """(x, z) where a thing of ``item_size`` lands when put on the open surface of the box
-    (``centre``, ``size``) from ``pose``: where the view's centre meets its top (``gaze_on``;
-    the middle when looking level or up), inside the footprint as far as the thing fits."""
-    gaze = gaze_on(pose, eye, float(centre[1]) + float(size[1]) / 2) or (float(centre[0]), float(centre[2]))
-    room = np.maximum(np.asarray(size, dtype=float) / 2 - np.asarray(item_size, dtype=float) / 2, 0.0)
-    return (float(np.clip(gaze[0], centre[0] - room[0], centre[0] + room[0])),
-            float(np.clip(gaze[1], centre[2] - room[2], centre[2] + room[2])))
-
-
 def project(point: tuple[float, float, float], pose: Pose, camera: CameraIntrinsics) -> tuple[float, float] | None:
     """Pixel (col, row) of an odometry point, None when it is behind the camera."""
     right, up, forward = camera_axes(pose.heading, pose.horizon)

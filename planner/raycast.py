@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from contracts.belief import Belief, Cell, ObjectInstance
-from contracts.geometry import CameraIntrinsics, Pose, camera_axes, landing_spot
+from contracts.geometry import CameraIntrinsics, Pose, camera_axes
 from planner import knowledge
 from planner.clicking import clear_clicks
 
@@ -168,7 +168,13 @@ def _moved(pose: Pose, dx: float, dz: float) -> Pose:
 def landing(target: ObjectInstance, item: ObjectInstance, pose: Pose, camera: CameraIntrinsics) -> np.ndarray:
     """(x, z) where a held ``item`` put on the surface ``target`` lands when put from
     ``pose``: where the view's centre meets the surface, inside its footprint."""
-    return np.array(landing_spot(target.position, target.extent, item.extent, pose, camera.camera_height))
+    low, high = _box(target)
+    _, _, forward = camera_axes(pose.heading, pose.horizon)
+    eye = np.array([pose.x, camera.camera_height, pose.z])
+    centre = (low + high) / 2
+    spot = eye + (high[1] - eye[1]) / forward[1] * forward if forward[1] < -1e-3 else centre
+    margin = np.maximum((high - low) / 2 - np.array(item.extent) / 2, 0.0)
+    return np.clip(spot[[0, 2]], (centre - margin)[[0, 2]], (centre + margin)[[0, 2]])
 
 
 def crowded(target: ObjectInstance, belief: Belief, pose: Pose, camera: CameraIntrinsics) -> bool:

@@ -11,8 +11,8 @@ target that is not where believed ends the skill with a reason, and the planner 
 while the skill runs (the plan must open it first: the navigator's goal poses cannot show
 it, and three misses left the hinted plate out as missing: TATC valid_seen 0124); a target
 already there when the skill began is the plan's choice, not failed again and again. A burner
-with a pot on it is switched on with a click on the burner under the pot. A pickup that left
-the target's pixels as they were (it took a neighbour) puts the thing back, and a put onto a
+with a pot on it is switched on with a click on the burner under the pot. A pickup whose
+changed pixels show it took a neighbour of another kind puts the thing back, and a put onto a
 plate or bowl that landed off it takes the thing back, before trying again
 (``planner.changes``). The skills that only walk and look are ``planner.walking_skills``.
 """
@@ -229,9 +229,8 @@ class InteractSkill(Skill):
             return None  # try again: closer, elsewhere in the mask
         if observation.last_action_success and view is not None:
             if action.action == "Pickup" and took_another(view.before, observation, view.target, view.detections):
-                container = view.container
-                return self._undo(action, LowLevelAction("Place", dict(action.target), self.target if container else None,
-                                                         container))
+                back_into = view.container  # None: put down wherever the click meets, the target not moved
+                return self._undo(action, LowLevelAction("Place", dict(action.target), back_into and self.target, back_into))
             new = landed_off(view.before, observation, view.target) if action.action == "Place" and action.object_key \
                 and knowledge.has(view.target.object_type, "pickupable") else None  # a plate's edge, not a counter's
             if new is not None:
