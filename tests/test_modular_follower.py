@@ -182,3 +182,32 @@ def test_a_plan_failing_on_a_type_starts_its_search_over_a_few_times_then_stops(
     assert actions == ["Turn Left"] * MAX_RETRIES + ["Stop", "Stop"]
     assert planner.told_types == [frozenset({"Mug"})] * MAX_RETRIES
     assert f.navigator.reconsidered == [frozenset({"Mug"})] * MAX_RETRIES  # the poses that did not show one, too
+
+
+class NoPlanAfterPutPlanner(Planner):
+    """A put into the only sink basin fails (unreachable); with it left out no plan exists."""
+
+    PUT = PlannedSubgoal(Subgoal("PutObject", "Mug", "SinkBasin"), "Mug#1", "SinkBasin#1")
+
+    def __init__(self):
+        self.told_types, self.put_tried = [], False
+
+    def plan(self, goal, belief, failure=None):
+        if not self.put_tried:
+            return Plan((self.PUT,), PlannerStatus(PlannerState.ACTING, "Mug"))
+        return Plan((), PlannerStatus(PlannerState.FAILING, None, reason="no plan exists"))
+
+    def skill(self, step, belief, navigator):
+        self.put_tried = True
+        return ScriptedSkill([SkillStep.fail("SinkBasin#1 is unreachable: not seen from 3 poses")])
+
+    def told(self, object_types, doubted=frozenset()):
+        self.told_types.append(object_types)
+
+
+def test_a_plan_lost_with_a_failed_put_looks_for_its_receptacle_afresh():
+    planner = NoPlanAfterPutPlanner()
+    f = follower(planner, stuck=False, not_found=False)
+    assert f.act(observe()).action == "Turn Left"  # not Stop until the turn limit (TATC 0003)
+    assert planner.told_types == [frozenset({"Mug", "SinkBasin"})]
+    assert f.navigator.reconsidered == [frozenset({"Mug", "SinkBasin"})]

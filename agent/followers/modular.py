@@ -125,8 +125,8 @@ class ModularFollower(Follower):
             goal = self.reader.answered(self.question, goal, belief)
             stalled = self.plan is not None and self.plan.status.state in (PlannerState.IDLE, PlannerState.FAILING)
             told = set(self.reader.mentioned)
-            if stalled and told and self.failure is not None and self.failure.step.subgoal.object:
-                told.add(self.failure.step.subgoal.object)  # what it gave up on, though not named ("rinse it in the sink": a faucet)
+            if stalled and told:
+                told |= _failed_types(self.failure)  # what it gave up on, though not named ("rinse it in the sink": a faucet)
             self._retell(frozenset(told), frozenset(self.reader.repeated) if stalled else frozenset())
         if goal != self.goal:  # new instructions (or a picked instance): plan again
             repeated = (goal.task, goal.preferred, set(goal.subgoals)) == (self.goal.task, self.goal.preferred,
@@ -171,9 +171,10 @@ class ModularFollower(Follower):
             failed_now.append(self.current)
         self.last_action = None
         status = self.plan.status
-        if status.state == PlannerState.FAILING and status.target and self.retries < MAX_RETRIES:
+        given_up = {status.target} if status.target else _failed_types(self.failure)
+        if status.state == PlannerState.FAILING and given_up and self.retries < MAX_RETRIES:
             self.retries += 1  # given up on finding or reaching it: look for it afresh (from another heading)
-            self._retell(frozenset({status.target}))
+            self._retell(frozenset(given_up))
             return FollowerAction("Turn Left")
         if self.briefing.suite != "tatc" and status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
                 and not (self.current is not None and self.current.subgoal.action == "GotoLocation"):
@@ -213,6 +214,17 @@ class ModularFollower(Follower):
         self.heard_since_question = False
         self.question, self.finished = question, []
         return FollowerAction.say(self.generator.ask(question).text)
+
+
+def _failed_types(failure: SkillFailure | None) -> set[str]:
+    """The types a failed step acted on: its object and its receptacle. A put into the only
+    sink basin, given up as unreachable, left no plan at all ("no plan exists", no missing
+    type): the Follower said Stop until the turn limit while the Commander repeated "Fill
+    the mug with water." (TATC valid_unseen 0003)."""
+    if failure is None:
+        return set()
+    subgoal = failure.step.subgoal
+    return {t for t in (subgoal.object, subgoal.receptacle) if t}
 
 
 def _meant(action: LowLevelAction, belief: Belief) -> str:
