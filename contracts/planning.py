@@ -133,6 +133,17 @@ def refused_placement(error: str) -> tuple[str, str] | None:
     return (found.group(1), found.group(2)) if found else None
 
 
+# AI2-THOR's refusal to open, close or switch what already is so names it by its object id:
+# "Toaster|+00.98|+00.90|+00.33 is already on"
+_ALREADY_SO = re.compile(r"([A-Za-z]+)\|\S* is already (?:open|closed|on|off)")
+
+
+def already_so(error: str) -> str | None:
+    """The type of the object an "... is already on" (open, closed, off) error names, or None."""
+    found = _ALREADY_SO.search(error)
+    return found.group(1) if found else None
+
+
 class SkillState(StrEnum):
     RUNNING = "running"
     SUCCEEDED = "succeeded"

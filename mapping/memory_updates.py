@@ -13,7 +13,8 @@ until detected (Mask R-CNN hardly finds a slice: mask AP 0.00 for most piece typ
 until a pickup clicked there in vain. A put
 refused with "Cannot place CreditCard in CoffeeMachine" names what the Follower really
 holds, and, refused by a type other than the receptacle believed, what that receptacle is
-when its box is no larger than that type's objects (``_receptacle_is``); a slice refused
+when its box is no larger than that type's objects (``_is_named``; so too a click on a
+believed faucet that AI2-THOR answers with "Toaster|... is already on"); a slice refused
 with "Agent must hold a Knife or ButterKnife" says that what it holds is no knife
 (``not_a_knife``). ``believed_container`` infers from geometry what an object lies in or on.
 Dialogue location hints are ``mapping.hints``.
@@ -26,7 +27,7 @@ import math
 import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
-from contracts.planning import ActionOutcome, refused_placement
+from contracts.planning import ActionOutcome, already_so, refused_placement
 from mapping.boxes import forget_into
 from mapping.size_prior import MARGIN, fixed_sides, largest_sides
 
@@ -81,13 +82,19 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
     target = memory.instances.get(outcome.action.object_key or "")
     if not outcome.success and verb in _ALREADY and target is not None and _ALREADY[verb][0] in outcome.error.lower():
         _, state, value = _ALREADY[verb]
-        target.states[state] = value
+        named = already_so(outcome.error)
+        if named is not None and named != target.object_type:  # the click met another type's object
+            target = _is_named(memory, target, named)  # it, when its box is that small (else: a neighbour)
+        if target is not None:
+            target.states[state] = value
     if not outcome.success and verb == "open" and target is not None and "while it is on" in outcome.error.lower():
         target.states["is_toggled"] = True  # "Cannot open the Microwave while it is on"
     if not outcome.success and verb == "put":
         _held_is(memory, outcome.error)
-        _receptacle_is(memory, memory.instances.get(outcome.action.receptacle_key or outcome.action.object_key or ""),
-                       outcome.error)
+        refused = refused_placement(outcome.error)
+        receptacle = memory.instances.get(outcome.action.receptacle_key or outcome.action.object_key or "")
+        if refused is not None and receptacle is not None and refused[1] != receptacle.object_type:
+            _is_named(memory, receptacle, refused[1])
     if not outcome.success and verb == "slice" and NOT_A_KNIFE_ERROR in outcome.error.lower():
         held = memory.instances.get(memory.held or "")
         if held is not None:
@@ -134,24 +141,24 @@ def _held_is(memory: ObjectMemory, error: str) -> None:
                              last_seen=held.last_seen, times_seen=held.times_seen).key
 
 
-def _receptacle_is(memory: ObjectMemory, receptacle: ObjectInstance | None, error: str) -> None:
-    """"Cannot place Cup in Toaster" for a put into a believed sink basin: the detector took
-    a toaster for the basin (TATC valid_unseen 0264: 19 of its 30 failed actions were such
-    puts). When the believed box is no larger than the named type's largest side plus
-    ``size_prior.MARGIN`` (not a counter whose click hit the toaster standing on it), the
-    receptacle becomes a new instance of the named type, ``taken_for`` the type it was
-    believed (the mapper fuses sightings of that type meeting its box into it), and what
-    lay in it lies in the new one."""
-    refused = refused_placement(error)
-    if refused is None or receptacle is None or refused[1] == receptacle.object_type:
-        return
-    side = fixed_sides().get(refused[1]) or largest_sides().get(refused[1])
-    if side is None or max(receptacle.extent) > side + MARGIN:
-        return
-    named = memory.add(refused[1], receptacle.position, extent=receptacle.extent, confidence=1.0,
-                       last_seen=receptacle.last_seen, times_seen=receptacle.times_seen, container=receptacle.container)
-    named.states.update(receptacle.states, taken_for=receptacle.object_type)
-    forget_into(memory, receptacle, named)
+def _is_named(memory: ObjectMemory, instance: ObjectInstance, named: str) -> ObjectInstance | None:
+    """An error names another type than the instance clicked: "Cannot place Cup in Toaster"
+    for a put into a believed sink basin (TATC valid_unseen 0264: 19 of its 30 failed actions
+    were such puts), "Toaster|... is already on" for a believed faucet (0147: 30 such clicks,
+    and the faucet believed on). When the believed box is no larger than the named type's
+    largest side plus ``size_prior.MARGIN`` (not a counter whose click hit the toaster standing
+    on it), the detector took one for the other: the instance becomes a new one of the named
+    type (returned), ``taken_for`` the type it was believed (the mapper fuses sightings of
+    that type meeting its box into it), and what lay in it lies in the new one. None: a
+    neighbour took the click, and the instance is left as it was."""
+    side = fixed_sides().get(named) or largest_sides().get(named)
+    if side is None or max(instance.extent) > side + MARGIN:
+        return None
+    renamed = memory.add(named, instance.position, extent=instance.extent, confidence=1.0,
+                         last_seen=instance.last_seen, times_seen=instance.times_seen, container=instance.container)
+    renamed.states.update(instance.states, taken_for=instance.object_type)
+    forget_into(memory, instance, renamed)
+    return renamed
 
 
 def _put(memory: ObjectMemory, receptacle: ObjectInstance | None) -> None:

@@ -46,3 +46,24 @@ def test_the_mapper_fuses_the_old_types_sightings_there_into_the_renamed_recepta
     assert toaster.times_seen == 2 and toaster.states["taken_for"] == "SinkBasin"
     m.update(observe(here, room_depth()), [_wall_detection("SinkBasin", slice(62, 66), slice(5, 11))])  # 2.3 m aside
     assert len(m.memory.of_type("SinkBasin")) == 1 and m.memory.instances[toaster.key].times_seen == 2
+
+
+def test_a_switch_answered_already_on_by_another_type_names_the_instance_no_larger_than_it():
+    """"Toaster|... is already on" for a believed faucet of a toaster's size (TATC 0147: the
+    faucet believed on, 30 clicks on the toaster): a toaster, and it is on; for a cabinet
+    larger than a drawer, "Drawer|... is already open" is a neighbour's, and the cabinet is
+    believed neither open nor renamed."""
+    memory = _scene()
+    faucet = memory.add("Faucet", (1.0, 1.0, 0.3), extent=(0.25, 0.2, 0.2), times_seen=2)
+    cabinet = memory.add("Cabinet", (3.0, 0.5, 0.3), extent=(1.2, 0.8, 0.6), times_seen=2)
+    apply_outcome(memory, ActionOutcome(LowLevelAction("ToggleOn", {"x": 0.4, "y": 0.5}, faucet.key), False,
+                                        "Toaster|+00.98|+00.90|+00.33 is already on"))
+    [toaster] = memory.of_type("Toaster")
+    assert faucet.key not in memory.instances and [f.key for f in memory.of_type("Faucet")] == ["Faucet#1"]
+    assert toaster.states["is_toggled"] is True and toaster.states["taken_for"] == "Faucet"
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Open", {"x": 0.4, "y": 0.5}, cabinet.key), False,
+                                        "Drawer|+01.00|+00.50|+00.30 is already open"))
+    assert memory.instances[cabinet.key].object_type == "Cabinet" and "is_open" not in cabinet.states
+    apply_outcome(memory, ActionOutcome(LowLevelAction("Open", {"x": 0.4, "y": 0.5}, cabinet.key), False,
+                                        "Cabinet|+03.00|+00.50|+00.30 is already open"))
+    assert cabinet.states["is_open"] is True  # its own type: the state it is in
