@@ -33,7 +33,8 @@ Then each ``act(observation)``:
    reports success or failure the Follower drops it and goes back to 4 (at most
    ``MAX_SKILL_CHANGES`` times per step, and a subgoal that fails twice within one step is
    given up for that step); a plan failing on an object type (not found anywhere, or
-   unreachable) makes the planner search for it afresh (``Planner.told``), at most
+   unreachable; with no type named, as when no plan exists, the types of the step that
+   failed last) makes the planner search for it afresh (``Planner.told``), at most
    ``MAX_RETRIES`` times an episode (in TATC it used to say Stop until the turn limit); with
    nothing to do or ask it says Stop -- but without a Commander (ALFRED, where Stop ends
    the episode) a step given up while the task is not believed done makes it turn and plan
