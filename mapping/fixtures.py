@@ -37,7 +37,7 @@ import math
 
 from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose, project
-from contracts.planning import ActionOutcome
+from contracts.planning import ActionOutcome, already_so
 
 FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
@@ -83,10 +83,13 @@ class FaucetBeliefs:
 
     @staticmethod
     def missed(memory: ObjectMemory, outcome: ActionOutcome | None) -> None:
-        """Count a switch of a faucet whose click hit nothing it could switch."""
+        """Count a switch of a faucet whose click hit nothing it could switch, or switched
+        something else already so ("Toaster|... is already on")."""
         faucet = memory.instances.get(outcome.action.object_key or "") if outcome is not None else None
+        hit_another = already_so(outcome.error) not in (None, "Faucet") if outcome is not None else False
         if faucet is not None and faucet.object_type == "Faucet" and not outcome.success \
-                and outcome.action.action in ("ToggleOn", "ToggleOff") and SWITCH_MISSED in outcome.error.lower():
+                and outcome.action.action in ("ToggleOn", "ToggleOff") \
+                and (SWITCH_MISSED in outcome.error.lower() or hit_another):
             faucet.states["missed"] = faucet.states.get("missed", 0) + 1
             if not faucet.states.get("inferred"):
                 return

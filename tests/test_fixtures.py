@@ -133,6 +133,25 @@ def test_a_basin_whose_faucet_was_missed_at_every_offset_is_dropped_while_anothe
     assert len(memory.of_type("Faucet")) == 1  # not inferred for it again
 
 
+def test_an_inferred_faucet_whose_click_switched_a_toaster_is_missed_not_renamed():
+    """"Toaster|... is already on" for an inferred faucet: its click met the toaster, and the
+    faucet is believed a step aside. Renamed a toaster, it was inferred again at once, and the
+    Follower clicked the toaster every step to the failed-action limit (TATC 0216)."""
+    from mapping.memory_updates import apply_outcome
+
+    memory, beliefs, here = kitchen(), FaucetBeliefs(), Pose(0.2, 0.0, 0.0, 30.0)
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    (faucet,) = memory.of_type("Faucet")
+    before = faucet.position
+    outcome = ActionOutcome(LowLevelAction("ToggleOn", {"x": 0.5, "y": 0.3}, faucet.key), False,
+                            "Toaster|+00.98|+00.90|+00.33 is already on")
+    apply_outcome(memory, outcome)
+    beliefs.missed(memory, outcome)
+    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
+    assert memory.of_type("Faucet") == [faucet] and not memory.of_type("Toaster")
+    assert faucet.states["missed"] == 1 and faucet.position != before and "is_toggled" not in faucet.states
+
+
 def test_a_faucet_inferred_for_a_sink_is_dropped_once_a_basin_is_believed():
     memory = ObjectMemory()
     memory.add("Sink", (0.0, 0.9, 1.0), extent=(0.7, 0.2, 0.5), times_seen=2)
