@@ -17,8 +17,7 @@ once that place has been in view open, within ``LOOKED_INTO`` and its middle at 
 1 m at eye level shows its door, not what is inside), or the navigator gave up on it (the
 mapper says so), for ``LOOKS`` frames without the object seen there, or once the navigator
 gave up on the hinted object itself there, the object is believed in the next place that
-fits, until none is left. The instance the latest hint about a type points at, seen there or
-believed there, is ``hinted``: the one the Commander means. A new answer about the object starts a new trail, which skips the
+fits, until none is left. A new answer about the object starts a new trail, which skips the
 places already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
 of several, and the first one opened was often another (TATC train: a "Which way is the
 cup?" followed one "Where is a cup?" in 24 of 37 answers).
@@ -130,7 +129,6 @@ class HintBook:
         seen = _seen_in(kind, place, memory)
         if seen:  # the hint confirms an instance seen there: no unseen twin (a skill would look for it in vain)
             seen[0].confidence = max(seen[0].confidence, HINT_CONFIDENCE)
-            _point_at(memory, seen[0])
             return False
         # an earlier hint's: move it; not what the Follower believes from its own doing (the
         # slices it cut in the microwave were moved to another, TATC valid_unseen 0120)
@@ -140,7 +138,6 @@ class HintBook:
             instance = believed[0]
         else:
             instance = memory.add(kind, place.position, confidence=HINT_CONFIDENCE, container=container)
-        _point_at(memory, instance)
         trail.place, trail.instance = place.key, instance.key
         return container is not None and place.object_type in ENCLOSURES  # only what is shut in is looked for further
 
@@ -166,16 +163,6 @@ def shows_inside(place: ObjectInstance, distance: float, pose: Pose, camera: Cam
     pixel = project(place.position, pose, camera)
     return pixel is not None and FRAME_MARGIN <= pixel[0] / camera.width <= 1 - FRAME_MARGIN \
         and FRAME_MARGIN <= pixel[1] / camera.height <= 1 - FRAME_MARGIN
-
-
-def _point_at(memory: ObjectMemory, instance: ObjectInstance) -> None:
-    """The instance the latest hint about its type points at is ``hinted`` (none other of its
-    type): the one the Commander means, which plans bind first (``planner.binding``). "Put a
-    slice of bread on the plate. The bread slice is in the microwave." meant the toasted one;
-    the Follower put raw slices from the counter on the plate again and again (TATC 0123)."""
-    for other in memory.of_type(instance.object_type):
-        other.states.pop("hinted", None)
-    instance.states["hinted"] = True
 
 
 def _seen_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[ObjectInstance]:

@@ -73,10 +73,7 @@ class Binder:
         # then what the Follower already worked on: "Place two slices of potato on the plate"
         # said after it cooked two means those two, not the raw ones nearer in the sink
         untouched = not self.history.flags.get(key)
-        # the one a hint pointed at is the one the Commander means, even over one the goal
-        # already holds for: "Put a slice of bread on the plate. The bread slice is in the
-        # microwave." while a raw slice lay on the plate (TATC 0123)
-        return (not preferred, key not in self.state.hinted, -met, untouched, not self.state.holds("present", key), key in self.state.glimpsed,
+        return (not preferred, -met, untouched, not self.state.holds("present", key), key in self.state.glimpsed,
                 not self.state.accessible(key), self.state.distance(key), key)
 
     def take(self, keys: list[str]) -> list[str]:

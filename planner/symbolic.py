@@ -48,7 +48,6 @@ class SymbolicState:
     placeholders: set[str] = field(default_factory=set)
     glimpsed: set[str] = field(default_factory=set)  # seen in one frame at most (a hint's guess): often phantoms
     halves: dict[str, tuple[float, float]] = field(default_factory=dict)  # key -> half its footprint (x, z)
-    hinted: set[str] = field(default_factory=set)  # where the latest hint about its type points (``mapping.hints``)
 
     def holds(self, *fact: str) -> bool:
         return tuple(fact) in self.facts
@@ -161,8 +160,6 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         state.facts.add(("present", key))
         if inst.times_seen <= 1 and not inst.states.get("inferred") and not history.flags.get(key) and key != memory.held:
             state.glimpsed.add(key)  # one frame, or a hint's guess: not yet worth a walk before a thing seen again
-        if inst.states.get("hinted"):
-            state.hinted.add(key)
         state._type_facts(key, inst.object_type)
         if inst.states.get("not_a_knife"):  # a slice with it was refused: taken for a knife, it is none
             state.facts.discard(("knife", key))

@@ -162,21 +162,3 @@ def test_a_plate_seen_on_the_counter_over_the_hinted_cabinet_is_not_the_one_in_i
     memory.add("Plate", (0.95, 0.2, 1.05), extent=(0.25, 0.03, 0.25), times_seen=1)  # on the cabinet's floor
     book.resolve(memory)
     assert not book.trails  # found in it
-
-
-def test_the_instance_the_latest_hint_points_at_is_the_hinted_one():
-    """Seen where the hint says, or believed there: marked ``hinted`` (the planner binds it
-    first); a later hint to another place moves the mark."""
-    memory = ObjectMemory()
-    microwave = memory.add("Microwave", (0.0, 1.8, 1.0), times_seen=3)
-    sink = memory.add("SinkBasin", (2.0, 0.9, 1.0), times_seen=3)
-    raw = memory.add("BreadSliced", (1.0, 0.95, 1.0), times_seen=4)
-    toasted = memory.add("BreadSliced", microwave.position, times_seen=1, container=microwave.key)
-    book = HintBook()
-    book.add([LocationHint("BreadSliced", "in", "Microwave")], Pose(0.0, 0.0, 0.0, 0.0))
-    book.resolve(memory)
-    assert toasted.states.get("hinted") and not raw.states.get("hinted")
-    book.add([LocationHint("BreadSliced", "in", "SinkBasin")], Pose(0.0, 0.0, 0.0, 0.0))
-    book.resolve(memory)
-    [believed] = [i for i in memory.of_type("BreadSliced") if i.container == sink.key]
-    assert believed.states.get("hinted") and not toasted.states.get("hinted")

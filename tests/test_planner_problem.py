@@ -338,15 +338,3 @@ def test_a_tool_of_every_kind_the_need_takes_is_in_the_problem_however_many_of_a
                     ("Potato", "Potato", (1.0, 0.9, 1.0), None, {})])
     plan = planner().plan(Goal(TaskSpec(teach_task="Boil X", teach_params={"X": "Potato"})), scene)
     assert ("PickupObject", "Pot", None) in actions(plan) or ("PutObject", "Potato", "Pot") in actions(plan)
-
-
-def test_the_instance_a_hint_points_at_is_bound_first():
-    """"Put a slice of bread on the plate. The bread slice is in the microwave.": the toasted
-    one in the microwave, not a raw one nearer (TATC 0123: raw slices from the counter went
-    onto the plate again and again)."""
-    goal = Goal(subgoals=(Subgoal("PutObject", "Apple", "Plate"),))
-    shut_in = ("Toasted", "Apple", (0.8, 1.0, 1.0), "Fridge", {})
-    assert actions(planner().plan(goal, belief(kitchen(more=[shut_in]))))[0] == ("PickupObject", "Apple", None)
-    hinted = (*shut_in[:4], {"hinted": True})
-    plan = actions(planner().plan(goal, belief(kitchen(more=[hinted]))))
-    assert plan[0] == ("OpenObject", "Fridge", None) and plan[-1] == ("PutObject", "Toasted", "Plate")
