@@ -322,33 +322,6 @@ def test_a_put_that_landed_off_the_plate_is_taken_back_and_tried_again():
     assert s.step(_framed(observation("Place"), on_plate), put, dets).state == SkillState.SUCCEEDED
 
 
-def test_puts_that_keep_landing_off_the_plate_leave_it_out_after_one_skill():
-    """TATC valid_unseen 0123: every put meant for one plate was taken back, and each new skill
-    for it put and took back again, 2 steps a round, for 600 steps. The skill gives up as a
-    click on another object, which leaves the plate out like a misclicked one."""
-    from planner.history import MISSING_LIMIT
-
-    scene = belief(kitchen(), held="Apple")
-    s = skill("PutObject", "Apple", "Apple", "Plate", "Plate")
-    dets = [detection("Plate", (40, 60, 60, 70)), detection("CounterTop", (0, 45, 100, 100))]
-    frame = np.full((CAMERA.height, CAMERA.width, 3), 90, np.uint8)
-    frame[60:70, 40:60] = 230  # the plate
-    on_counter = frame.copy()
-    on_counter[75:85, 80:90] = (200, 30, 30)  # the apple, beside the plate
-    put = belief(kitchen(more=[("Apple", "Apple", (0.1, 1.0, 0.9), "Plate", {})]))
-    result = s.step(_framed(observation(), frame), scene, dets)
-    for _ in range(4 * MAX_RETRIES):
-        if result.state != SkillState.RUNNING:
-            break
-        assert result.action.action == "Place"
-        back = s.step(_framed(observation("Place"), on_counter), put, dets)
-        assert back.action.action == "Pickup"
-        result = s.step(_framed(observation("Pickup"), frame), scene, dets)  # taken back: the counter clear
-    assert result.state == SkillState.FAILED
-    s.history.failed("put", "Plate", result.reason)
-    assert s.history.missing["Plate"] >= MISSING_LIMIT
-
-
 def test_a_plate_seen_as_a_sliver_tells_nothing_of_where_a_put_landed():
     from planner.changes import landed_off
     frame = np.full((CAMERA.height, CAMERA.width, 3), 90, np.uint8)
