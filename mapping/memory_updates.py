@@ -83,10 +83,12 @@ def apply_outcome(memory: ObjectMemory, outcome: ActionOutcome) -> None:
     if not outcome.success and verb in _ALREADY and target is not None and _ALREADY[verb][0] in outcome.error.lower():
         _, state, value = _ALREADY[verb]
         named = already_so(outcome.error)
-        if named is not None and named != target.object_type:  # the click met another type's object
+        if verb in ("on", "off") and named is not None and named != target.object_type:  # a switch met another type
             # a detection of another type is one, when its box is that small (else: a neighbour);
             # a believed one (a faucet inferred behind a basin) was missed (``mapping.fixtures``):
-            # renamed, it was inferred again at once, every step (TATC 0216: 30 clicks on a toaster)
+            # renamed, it was inferred again at once, every step (TATC 0216: 30 clicks on a toaster).
+            # Not for opens: a drawer and the cabinet beside it are of a size, and "Cabinet|...
+            # is already open" for a drawer is most often the neighbour (ALFRED dev 692001)
             detected = target.times_seen > 0 and not target.states.get("inferred")
             target = _is_named(memory, target, named) if detected else None
         if target is not None:

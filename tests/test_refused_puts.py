@@ -50,20 +50,20 @@ def test_the_mapper_fuses_the_old_types_sightings_there_into_the_renamed_recepta
 
 def test_a_switch_answered_already_on_by_another_type_names_the_instance_no_larger_than_it():
     """"Toaster|... is already on" for a believed faucet of a toaster's size (TATC 0147: the
-    faucet believed on, 30 clicks on the toaster): a toaster, and it is on; for a cabinet
-    larger than a drawer, "Drawer|... is already open" is a neighbour's, and the cabinet is
-    believed neither open nor renamed."""
+    faucet believed on, 30 clicks on the toaster): a toaster, and it is on; for a faucet larger
+    than a toaster, a neighbour's. Opens keep their rule: "Drawer|... is already open" for a
+    cabinet tells its state (drawers and cabinets stand in rows, of a size)."""
     memory = _scene()
     faucet = memory.add("Faucet", (1.0, 1.0, 0.3), extent=(0.25, 0.2, 0.2), times_seen=2)
-    cabinet = memory.add("Cabinet", (3.0, 0.5, 0.3), extent=(1.2, 0.8, 0.6), times_seen=2)
-    apply_outcome(memory, ActionOutcome(LowLevelAction("ToggleOn", {"x": 0.4, "y": 0.5}, faucet.key), False,
-                                        "Toaster|+00.98|+00.90|+00.33 is already on"))
+    wide = memory.add("Faucet", (2.0, 1.0, 0.3), extent=(0.9, 0.3, 0.4), times_seen=2)
+    cabinet = memory.add("Cabinet", (3.0, 0.5, 0.3), extent=(0.6, 0.8, 0.6), times_seen=2)
+    for clicked in (faucet, wide):
+        apply_outcome(memory, ActionOutcome(LowLevelAction("ToggleOn", {"x": 0.4, "y": 0.5}, clicked.key), False,
+                                            "Toaster|+00.98|+00.90|+00.33 is already on"))
     [toaster] = memory.of_type("Toaster")
-    assert faucet.key not in memory.instances and [f.key for f in memory.of_type("Faucet")] == ["Faucet#1"]
-    assert toaster.states["is_toggled"] is True and toaster.states["taken_for"] == "Faucet"
+    assert faucet.key not in memory.instances and toaster.states["is_toggled"] is True
+    assert toaster.states["taken_for"] == "Faucet" and toaster.position == faucet.position
+    assert memory.instances[wide.key].object_type == "Faucet" and "is_toggled" not in wide.states
     apply_outcome(memory, ActionOutcome(LowLevelAction("Open", {"x": 0.4, "y": 0.5}, cabinet.key), False,
                                         "Drawer|+01.00|+00.50|+00.30 is already open"))
-    assert memory.instances[cabinet.key].object_type == "Cabinet" and "is_open" not in cabinet.states
-    apply_outcome(memory, ActionOutcome(LowLevelAction("Open", {"x": 0.4, "y": 0.5}, cabinet.key), False,
-                                        "Cabinet|+03.00|+00.50|+00.30 is already open"))
-    assert cabinet.states["is_open"] is True  # its own type: the state it is in
+    assert memory.instances[cabinet.key].object_type == "Cabinet" and cabinet.states["is_open"] is True
