@@ -86,10 +86,8 @@ class FaucetBeliefs:
         """Count a switch of a faucet whose click hit nothing it could switch, or switched
         something else already so ("Toaster|... is already on")."""
         faucet = memory.instances.get(outcome.action.object_key or "") if outcome is not None else None
-        hit_another = already_so(outcome.error) not in (None, "Faucet") if outcome is not None else False
         if faucet is not None and faucet.object_type == "Faucet" and not outcome.success \
-                and outcome.action.action in ("ToggleOn", "ToggleOff") \
-                and (SWITCH_MISSED in outcome.error.lower() or hit_another):
+                and outcome.action.action in ("ToggleOn", "ToggleOff") and _switch_missed(outcome.error):
             faucet.states["missed"] = faucet.states.get("missed", 0) + 1
             if not faucet.states.get("inferred"):
                 return
@@ -139,6 +137,11 @@ def _in_frame(point: tuple[float, float, float], pose: Pose, camera: CameraIntri
     pixel = project(point, pose, camera)
     return pixel is not None and all(
         FRAME_MARGIN <= v / size <= 1 - FRAME_MARGIN for v, size in zip(pixel, (camera.width, camera.height), strict=True))
+
+
+def _switch_missed(error: str) -> bool:
+    """Did a faucet's switch click hit nothing it could switch, or another type already so?"""
+    return SWITCH_MISSED in error.lower() or already_so(error) not in (None, "Faucet")
 
 
 def _horizontal(a: tuple[float, ...], b: tuple[float, ...]) -> float:
