@@ -19,6 +19,8 @@ import numpy as np
 from contracts.geometry import CameraIntrinsics, Pose
 
 COMMANDER, FOLLOWER = 0, 1  # TEACh's agent ids: agent 0 is the Commander, agent 1 the Follower
+COLOUR_CHANGE = 24  # of 255, in any channel: a pixel that changed between two frames
+DEPTH_CHANGE = 0.01  # metres: ... or whose depth did
 
 
 @dataclass(frozen=True)
@@ -62,3 +64,15 @@ class FollowerBriefing:
     suite: str  # "tatc" | "alfred"
     goal_text: str = ""
     step_texts: tuple[str, ...] = ()
+
+
+def frame_changes(before: Observation, after: Observation) -> np.ndarray | None:
+    """H x W bool: the pixels whose colour or depth changed between two frames from one camera
+    pose (an interaction's before and after: only what went or came differs); None without
+    two frames alike."""
+    if before.rgb is None or after.rgb is None or before.rgb.shape != after.rgb.shape:
+        return None
+    out = (np.abs(before.rgb.astype(np.int16) - after.rgb.astype(np.int16)) > COLOUR_CHANGE).any(axis=-1)
+    if before.depth is not None and after.depth is not None and before.depth.shape == out.shape:
+        out |= np.abs(before.depth - after.depth) > DEPTH_CHANGE
+    return out

@@ -246,10 +246,14 @@ def believe_pieces(memory: ObjectMemory, whole: ObjectInstance) -> None:
 def _unsure_where(memory: ObjectMemory, instance: ObjectInstance) -> None:
     """A pickup clicked where an unseen instance was believed and found nothing there: where
     exactly it lies is not known, so it (and the other pieces of its slicing, believed the
-    same way) is clicked only on a detection from now on."""
+    same way) is clicked only on a detection from now on. Not a piece the Follower carried
+    off itself: it is believed where the Follower put it, not in the row (TATC 0218: a missed
+    slice in the garbage can made the toasted one put into the high microwave "not seen
+    from 3 poses", and the Follower searched for slices to the step limit)."""
     whole = instance.states.get("piece_of")
     for other in memory.instances.values():
-        if other is instance or (whole is not None and other.states.get("piece_of") == whole):
+        if other is instance or (whole is not None and other.states.get("piece_of") == whole
+                                 and not other.states.get("handled")):
             other.states.pop("inferred", None)
 
 

@@ -5,7 +5,9 @@ centre meets the top, AI2-THOR's rule, was nearer but lost TATC episodes: stop 8
 enclosure (a microwave, a cabinet, a fridge), where AI2-THOR puts it: at the spawn point nearest the
 agent, across the front in line with it, and, above the eye, at the very front
 (``front_spot``; a slice believed in the middle of FloorPlan10's high microwave was clicked for
-behind the real one, TATC 0193). Sightings of its
+behind the real one, TATC 0193) -- or, where the frames before and after the put show it, where
+it came into view (``landed_at``: the believed box of an enclosure seen in part is larger than
+it, and its front was a slice's width or more off: TATC 0218). Sightings of its
 type are then matched to it (``Placements.around``) more widely than ``match_radius``, and
 while it is seen resting on that receptacle it is believed in it (``Placements.container``),
 whatever geometry alone would say.
@@ -13,26 +15,33 @@ whatever geometry alone would say.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from contracts.belief import ObjectInstance, ObjectMemory
-from contracts.geometry import Pose
+from contracts.geometry import CameraIntrinsics, Pose, depth_to_points
+from contracts.observation import DEPTH_CHANGE, Observation, frame_changes
 from mapping.boxes import boxes_meet
 from mapping.memory_updates import ENCLOSURES, believed_container, move_with_load, rests_on
 
 WALL = 0.02  # metres: a thing put into an enclosure keeps this far inside its believed box's walls
 PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
+LANDED_PIXELS = 12  # pixels that came nearer at a put below which the frames do not tell where it landed
+LANDED_MARGIN = 0.25  # metres around the receptacle's believed box within which the frames' landing is believed
 
 
 class Placements:
     def __init__(self) -> None:
         # what the Follower put down itself -> (where it put it, where it stood (x, z), the step it did)
         self.placed: dict[str, tuple[str, tuple[float, float], int]] = {}
+        self.last_frame: Observation | None = None  # the frame the Follower chose its last action in
 
-    def remember(self, memory: ObjectMemory, held: str | None, pose: Pose, step: int, eye: float) -> None:
-        """After the Follower's own action (``held``: what it held before; ``eye``: the
-        camera's height): what it put down is believed where it put it (``inferred`` until
-        detected there: a pot in a sink basin mostly is not)."""
+    def remember(self, memory: ObjectMemory, held: str | None, after: Observation, step: int,
+                 camera: CameraIntrinsics) -> None:
+        """After the Follower's own action (``held``: what it held before; ``after``: the frame
+        it left): what it put down is believed where it put it (``inferred`` until detected
+        there: a pot in a sink basin mostly is not)."""
+        pose = after.pose
         if memory.held is not None:
             self.placed.pop(memory.held, None)
             memory.instances[memory.held].states.pop("inferred", None)
@@ -42,7 +51,10 @@ class Placements:
             item.states["inferred"] = True  # believed there, unseen, until detected
             receptacle = memory.instances.get(item.container or "")
             if receptacle is not None and receptacle.object_type in ENCLOSURES:
-                move_with_load(memory, item, front_spot(receptacle, item, pose, eye))
+                landed = landed_at(self.last_frame, after, camera) if self.last_frame is not None else None
+                near = landed is not None and boxes_meet((receptacle.position, np.add(receptacle.extent, 2 * LANDED_MARGIN)),
+                                                         (landed, (0.0, 0.0, 0.0)))
+                move_with_load(memory, item, landed if near else front_spot(receptacle, item, pose, camera.camera_height))
 
     def around(self, memory: ObjectMemory, object_type: str, centre: tuple[float, float, float], exclude: set[str],
                step: int, match_radius: float) -> ObjectInstance | None:
@@ -102,3 +114,21 @@ def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye
     spot[across_axis] = np.clip(agent[across_axis], centre[across_axis] - room[across_axis],
                                 centre[across_axis] + room[across_axis])
     return (float(spot[0]), float(spot[1]), float(spot[2]))
+
+
+def landed_at(before: Observation, after: Observation, camera: CameraIntrinsics) -> tuple[float, float, float] | None:
+    """Where a put landed, from the frames either side of it (the camera does not move): the
+    median point of the largest blob of pixels whose surface came nearer; None when fewer than
+    ``LANDED_PIXELS`` did (no frames, or it landed out of view)."""
+    diff = frame_changes(before, after)
+    if diff is None or before.depth is None or after.depth is None:
+        return None
+    nearer = (diff & (after.depth > 0) & ((before.depth <= 0) | (after.depth < before.depth - DEPTH_CHANGE)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(nearer.astype(np.uint8), connectivity=8)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[largest, cv2.CC_STAT_AREA] < LANDED_PIXELS:
+        return None
+    points = depth_to_points(after.depth, after.pose, camera)[labels == largest]
+    return tuple(float(v) for v in np.median(points, axis=0))

@@ -152,8 +152,7 @@ class SemanticMapper(Mapper):
             if reached is not None:  # a side it reaches in from: what lies in it is walked to there
                 reached.states["reached_from"] = (observation.pose.x, observation.pose.z)
             self.faucets.missed(self.memory, outcome)
-            self.placements.remember(self.memory, held, observation.pose, self.step,
-                                     self.context.camera.camera_height)
+            self.placements.remember(self.memory, held, observation, self.step, self.context.camera)
             opened = self.memory.instances.get(outcome.action.object_key or "")
             if outcome.success and outcome.action.action in ("Open", "OpenObject") and opened is not None:
                 opened.states["opened_from"] = (observation.pose.x, observation.pose.z)  # its open side
@@ -197,6 +196,7 @@ class SemanticMapper(Mapper):
                            or shows_inside(place, self.in_view.get(place.key, np.inf), pose, camera),
                            self._navigator.given_up_where_believed)
         self.faucets.update(self.memory, self.in_view, observation.pose, self.grid, self.context.camera)  # behind basins: the detector misses them
+        self.placements.last_frame = observation
         return Belief(self.grid, self.memory, observation.pose, self.step)
 
     # -- geometry ------------------------------------------------------------------------

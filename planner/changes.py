@@ -1,7 +1,7 @@
 """What an interaction changed in the frame: did a pickup take the target, did a put land on it?
 
 The camera does not move when the Follower picks up or puts down, so the frames before and
-after differ only where something went or came (``changed``: colour or depth). A pickup whose
+after differ only where something went or came (``contracts.observation.frame_changes``). A pickup whose
 changed pixels lie mostly in a detection of another kind took that neighbour (``took_another``:
 a click resolves to the smallest thing near it; a "knife" beside a tomato took the tomato, TATC
 valid_unseen 0123). A put whose new pixels lie mostly off the receptacle's
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from contracts.observation import Observation
+from contracts.observation import Observation, frame_changes
 from contracts.perception import Detection
 from planner import knowledge
 from planner.clicking import CLICK_PATCH, same_kind
@@ -25,8 +25,6 @@ from planner.clicking import CLICK_PATCH, same_kind
 OWN_SHARE = 0.5  # of the pixels a pickup changed: this many in a detection of another kind and it took that
 MASK_SHARE = 0.5  # a receptacle's mask smaller than this share of a put's new pixels tells nothing
 LANDED_SHARE = 0.3  # of the new pixels: fewer on the receptacle's (grown) mask and the put landed off it
-COLOUR_CHANGE = 24  # of 255, in any channel
-DEPTH_CHANGE = 0.01  # metres
 MIN_COMPARED = 12  # pixels of a mask (or of new pixels) below which nothing is judged
 
 
@@ -41,16 +39,6 @@ class ClickView:
     container: str | None
 
 
-def changed(before: Observation, after: Observation) -> np.ndarray | None:
-    """H x W bool: pixels whose colour or depth changed (None without two frames alike)."""
-    if before.rgb is None or after.rgb is None or before.rgb.shape != after.rgb.shape:
-        return None
-    out = (np.abs(before.rgb.astype(np.int16) - after.rgb.astype(np.int16)) > COLOUR_CHANGE).any(axis=-1)
-    if before.depth is not None and after.depth is not None and before.depth.shape == out.shape:
-        out |= np.abs(before.depth - after.depth) > DEPTH_CHANGE
-    return out
-
-
 def took_another(before: Observation, after: Observation, target: Detection, detections: list[Detection]) -> bool:
     """Did a pickup clicked in ``target``'s mask take a thing of another kind: do most of the
     pixels that changed (``OWN_SHARE``) lie in one detection of another kind, more of them than
@@ -58,7 +46,7 @@ def took_another(before: Observation, after: Observation, target: Detection, det
     counter's mask takes in what stands on it.) Nothing is doubted when no
     detection tells what went (a slice beside the one meant went, whose detection was a sliver
     of it: TATC valid_unseen 0123)."""
-    diff = changed(before, after)
+    diff = frame_changes(before, after)
     if diff is None or diff.sum() < MIN_COMPARED:
         return False
     kin = _grown(np.logical_or.reduce([d.mask for d in detections if _kin(d.object_type, target.object_type)]
@@ -75,7 +63,7 @@ def landed_off(before: Observation, after: Observation, receptacle: Detection) -
     ``receptacle``'s mask grown by ``CLICK_PATCH``; None when it landed on it or nothing can
     be told (a receptacle's mask smaller than ``MASK_SHARE`` of the new pixels: a plate seen
     as a sliver behind a tomato, TATC valid_unseen 0123)."""
-    diff = changed(before, after)
+    diff = frame_changes(before, after)
     if diff is None or diff.sum() < MIN_COMPARED or receptacle.mask.sum() < MASK_SHARE * diff.sum():
         return None
     grown = _grown(receptacle.mask)
