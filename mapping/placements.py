@@ -26,8 +26,9 @@ from mapping.memory_updates import ENCLOSURES, believed_container, move_with_loa
 
 WALL = 0.02  # metres: a thing put into an enclosure keeps this far inside its believed box's walls
 PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
-LANDED_PIXELS = 12  # pixels that came nearer at a put below which the frames do not tell where it landed
+LANDED_PIXELS = 4  # pixels that came nearer at a put below which the frames do not tell where it landed
 LANDED_MARGIN = 0.25  # metres around the receptacle's believed box within which the frames' landing is believed
+MIN_SIDE = 0.03  # metres: the least side of what a put's frames showed (a slice seen edge-on)
 
 
 class Placements:
@@ -52,9 +53,12 @@ class Placements:
             receptacle = memory.instances.get(item.container or "")
             if receptacle is not None and receptacle.object_type in ENCLOSURES:
                 landed = landed_at(self.last_frame, after, camera) if self.last_frame is not None else None
-                near = landed is not None and boxes_meet((receptacle.position, np.add(receptacle.extent, 2 * LANDED_MARGIN)),
-                                                         (landed, (0.0, 0.0, 0.0)))
-                move_with_load(memory, item, landed if near else front_spot(receptacle, item, pose, camera.camera_height))
+                if landed is not None and boxes_meet((receptacle.position, np.add(receptacle.extent, 2 * LANDED_MARGIN)),
+                                                     (landed[0], (0.0, 0.0, 0.0))):
+                    move_with_load(memory, item, landed[0])
+                    item.extent = landed[1]  # what showed of it: a stand-in click aims there, not at the walls
+                else:
+                    move_with_load(memory, item, front_spot(receptacle, item, pose, camera.camera_height))
 
     def around(self, memory: ObjectMemory, object_type: str, centre: tuple[float, float, float], exclude: set[str],
                step: int, match_radius: float) -> ObjectInstance | None:
@@ -116,9 +120,11 @@ def front_spot(receptacle: ObjectInstance, item: ObjectInstance, pose: Pose, eye
     return (float(spot[0]), float(spot[1]), float(spot[2]))
 
 
-def landed_at(before: Observation, after: Observation, camera: CameraIntrinsics) -> tuple[float, float, float] | None:
+def landed_at(before: Observation, after: Observation,
+              camera: CameraIntrinsics) -> tuple[tuple[float, float, float], tuple[float, float, float]] | None:
     """Where a put landed, from the frames either side of it (the camera does not move): the
-    median point of the largest blob of pixels whose surface came nearer; None when fewer than
+    median point of the largest blob of pixels whose surface came nearer, and the extent of
+    those points (10th to 90th percentile, at least ``MIN_SIDE``); None when fewer than
     ``LANDED_PIXELS`` did (no frames, or it landed out of view)."""
     diff = frame_changes(before, after)
     if diff is None or before.depth is None or after.depth is None:
@@ -131,4 +137,5 @@ def landed_at(before: Observation, after: Observation, camera: CameraIntrinsics)
     if stats[largest, cv2.CC_STAT_AREA] < LANDED_PIXELS:
         return None
     points = depth_to_points(after.depth, after.pose, camera)[labels == largest]
-    return tuple(float(v) for v in np.median(points, axis=0))
+    low, middle, high = np.percentile(points, (10, 50, 90), axis=0)
+    return tuple(float(v) for v in middle), tuple(float(v) for v in np.maximum(high - low, MIN_SIDE))

@@ -10,6 +10,7 @@ from test_semantic_map import WALL, _wall_detection, mapper, observe, room_depth
 
 from contracts.belief import ObjectMemory
 from contracts.geometry import Pose
+from contracts.observation import Observation
 from contracts.planning import ActionOutcome, LowLevelAction
 from mapping.memory_updates import believed_container
 from mapping.navigation import opened_from
@@ -139,3 +140,31 @@ def test_what_the_follower_put_is_in_that_receptacle_while_some_of_it_is_over_it
     assert placements.container(memory, book) == bed.key
     book.position = (0.0, 0.53, 1.05)
     assert placements.container(memory, book) == table.key
+
+
+def test_a_thing_put_into_an_enclosure_is_believed_where_the_frames_show_it_landed():
+    """Where the frames before and after the put differ, nearer (``placements.landed_at``),
+    not where AI2-THOR's rule on the believed box would put it (TATC 0218: a toasted slice
+    believed 0.44 m from where it lay in FloorPlan10's high microwave, the box seen larger
+    than it is); the believed box is what showed of it."""
+    from test_semantic_map import CAMERA
+
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)  # facing +z
+    box = m.memory.add("Microwave", (0.0, CAMERA.camera_height, 1.2), extent=(0.8, 0.4, 0.6), times_seen=1)
+    piece = m.memory.add("BreadSliced", (2.0, 1.0, 0.0), extent=(0.1, 0.12, 0.14), times_seen=1)
+    rgb = np.zeros((CAMERA.height, CAMERA.width, 3), dtype=np.uint8)
+    before = Observation(1, here, True, None, True, "", [], rgb, room_depth())
+    m.update(before, [])
+    depth, shown = room_depth(), rgb.copy()
+    rows = cols = slice(CAMERA.width // 2 - 3, CAMERA.width // 2 + 3)  # 6 pixels: 0.1 m at 1 m
+    depth[rows, cols], shown[rows, cols] = 1.0, 200  # the slice, 1 m ahead
+    m.memory.held = piece.key
+    after = Observation(1, here, False, "Place", True, "", [], shown, depth)
+    m.update(after, [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, piece.key, box.key), True))
+    assert piece.container == box.key and piece.states["inferred"]
+    assert np.allclose(piece.position, (0.0, CAMERA.camera_height, 1.0), atol=0.02)
+    assert max(piece.extent) < 0.1  # the part that showed, not the believed slice's box
+    m.memory.held = piece.key  # the same put with no change in view: AI2-THOR's rule on the box
+    m.update(after, [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, piece.key, box.key), True))
+    assert np.isclose(piece.position[2], 1.2)
