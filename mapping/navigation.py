@@ -78,11 +78,6 @@ CENTRE_COST = 3.0  # extra steps per step a centred goal pose is from the middle
 # free pose within 1.5 m: Mask R-CNN found it from 45% of the poses nearer than 0.5 m, 70-82% of
 # those farther (``python -m agent.high_sight``, BENCHMARKS.md)
 HIGH_NEAR = 0.5
-# metres: ... and what lies in an opened container above the camera (a high microwave's or
-# cabinet's floor and front edge hide it from near below): FloorPlan10's microwave over the
-# stove, two toasted slices in it, rendered from every free pose within 2 m: in view from
-# none nearer than 1.19 m in front of them, from most of those farther (TATC 0218)
-HIGH_INSIDE = 1.1
 # metres: an instance of the target's type seen this near where the target is believed shows
 # it (TATC valid_unseen 0029: the mug put into the coffee machine, held apart from the mug
 # detected 0.22 m off, "not seen from 3 poses" 31 times while in view from 0.8 m)
@@ -259,7 +254,7 @@ class GridNavigator(Navigator):
         distance = np.hypot(dx, dz)
         near = (distance <= reach) & ((dx > 0) | (dz > 0)) & lattice.open
         if y - extent[1] / 2 > self.camera_height:  # above the camera: not from under it
-            near &= np.hypot(px - x, pz - z) >= (HIGH_INSIDE if front is not None else HIGH_NEAR)
+            near &= np.hypot(px - x, pz - z) >= HIGH_NEAR
         extra = np.where(distance <= reach - self.reach_margin, 0.0, MARGIN_COST)
         if centred:
             extra = extra + CENTRE_COST * np.hypot(px - x, pz - z) / STEP
