@@ -8,8 +8,7 @@ a faucet switched on cleans (and fills) what is in the basins it feeds and recor
 cleaned (ALFRED); a microwave is switched on with its door closed (the Follower closes it
 first) and then heats and cooks its contents (heated); a
 lit burner cooks what is in the pot/pan on it and boils a potato in a pot of water (also
-when the pot or the potato is put there while it burns); a toaster toasts bread slices
-(toasted: a step that names the toaster asks for it; a cooked slice counts as toast);
+when the pot or the potato is put there while it burns); a toaster toasts bread slices;
 the coffee machine fills a mug in it with coffee; the fridge chills what goes in and
 records it as cooled when closed. Slicing makes the pieces (``piece-of``, declared ahead
 as placeholders) present where the whole was, cooked if it was. A knife is not put down
@@ -53,7 +52,7 @@ DOMAIN = """
   (single ?o) (can-put ?o ?r) (controls ?s ?t) (piece-of ?p ?w)
   (present ?o) (unlocated ?o) (at ?o) (holding ?o) (handempty) (in ?o ?r) (opened ?o) (on ?o)
   (sliced ?o) (dirty ?o) (water ?o) (coffee ?o) (hot ?o) (cold ?o) (cooked ?o) (boiled ?o)
-  (cleaned ?o) (heated ?o) (cooled ?o) (toasted ?o) (must-slice ?o)
+  (cleaned ?o) (heated ?o) (cooled ?o) (must-slice ?o)
   (within ?o ?r) (slices-pending) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
 
  (:derived (within ?o ?r) (or (in ?o ?r) (exists (?m) (and (in ?o ?m) (within ?m ?r)))))
@@ -98,7 +97,7 @@ DOMAIN = """
                (when (lit-under ?r) (hot ?o))
                (when (and (lit-under ?r) (cookable ?o)) (cooked ?o))
                (when (and (lit-under ?r) (pot ?r) (water ?r) (potato ?o)) (boiled ?o))
-               (when (and (toaster ?r) (on ?r) (breadslice ?o)) (and (hot ?o) (cooked ?o) (toasted ?o)))
+               (when (and (toaster ?r) (on ?r) (breadslice ?o)) (and (hot ?o) (cooked ?o)))
                (when (and (coffeemachine ?r) (on ?r) (fillable ?o)) (and (coffee ?o) (not (water ?o))))))
 
  (:action open
@@ -125,7 +124,7 @@ DOMAIN = """
                (forall (?x) (when (and (burner ?s) (on-in-vessel ?x ?s)) (hot ?x)))
                (forall (?x) (when (and (burner ?s) (on-in-vessel ?x ?s) (cookable ?x)) (cooked ?x)))
                (forall (?x) (when (and (burner ?s) (in-water-pot ?x ?s) (potato ?x)) (boiled ?x)))
-               (forall (?x) (when (and (toaster ?s) (in ?x ?s) (breadslice ?x)) (and (hot ?x) (cooked ?x) (toasted ?x))))
+               (forall (?x) (when (and (toaster ?s) (in ?x ?s) (breadslice ?x)) (and (hot ?x) (cooked ?x))))
                (forall (?x) (when (and (coffeemachine ?s) (in ?x ?s) (fillable ?x)) (and (coffee ?x) (not (water ?x)))))))
 
  (:action toggle-off

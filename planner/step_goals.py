@@ -9,8 +9,7 @@ TATC 0031 took its mug out and put it back for 900 steps, one more never fitting
 may need its vessel filled first, so it brings the water tools. A step that asks for a
 change binds the instance it is not done to yet ("Rinse the dirty bowl."). A slice said
 again while the Follower believed it done asks for one more whole sliced
-(``History.sliced_floor``). A heat step is done where it says (the toaster, the
-microwave), a slice of bread's unnamed in either (``heaters``).
+(``History.sliced_floor``).
 """
 
 from __future__ import annotations
@@ -19,11 +18,7 @@ from contracts.language import Subgoal
 from planner import knowledge
 from planner.binding import Binder, GoalError, disj, kind_of, lit
 
-# what a heat step asks for and the tools it needs, by the appliance it names (TATC 0218: "Heat
-# the bread slice in the toaster." was done in FloorPlan10's high microwave -- the step's heat
-# brought the microwave alone -- and the toasted slices were never taken out of it again)
-HEATERS = {"Toaster": ("toasted", "toast"), "Microwave": ("heated", "heat")}
-SUBGOAL_FACTS = {"OpenObject": "opened", "ToggleObjectOn": "on", "CleanObject": "dirty",
+SUBGOAL_FACTS = {"OpenObject": "opened", "ToggleObjectOn": "on", "CleanObject": "dirty", "HeatObject": "hot",
                  "CoolObject": "cold", "FillObject": "water", "PickupObject": "holding", "GotoLocation": "at"}
 
 
@@ -86,32 +81,18 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
             (obj,) = b.objects(kind, 1, sub.object, exclude=there)
         fact = "within" if sub.action == "PutObject" else "water"
         return [disj([lit(fact, obj, r) if fact == "within" else lit(fact, r) for r in targets])]
-    heats = heaters(sub, kind) if sub.action == "HeatObject" else ()
-    b.goal.needs.update(tools for _, tools in heats)
-    needs = {"CleanObject": "clean", "CoolObject": "cool", "FillObject": "water"}
+    needs = {"CleanObject": "clean", "HeatObject": "heat", "CoolObject": "cool", "FillObject": "water"}
     if sub.action in needs:
         b.goal.needs.add(needs[sub.action])
     # a step asks for a change: the instance it is not done to yet ("Rinse the dirty bowl.", not the clean one)
-    undone = {"CleanObject": [("dirty",)], "HeatObject": [("not", fact) for fact, _ in heats],
-              "CoolObject": [("not", "cold")], "FillObject": [("not", "water")], "ToggleObjectOn": [("not", "on")],
-              "OpenObject": [("not", "opened")], "CloseObject": [("opened",)], "ToggleObjectOff": [("on",)]}.get(sub.action, [])
-    (obj,) = b.objects(kind, 1, sub.object, lambda k: [(*condition, k) for condition in undone])
+    undone = {"CleanObject": ("dirty",), "HeatObject": ("not", "hot"), "CoolObject": ("not", "cold"),
+              "FillObject": ("not", "water"), "ToggleObjectOn": ("not", "on"), "OpenObject": ("not", "opened"),
+              "CloseObject": ("opened",), "ToggleObjectOff": ("on",)}.get(sub.action)
+    (obj,) = b.objects(kind, 1, sub.object, (lambda k: [(*undone, k)]) if undone else (lambda k: []))
     if sub.action in ("CloseObject", "ToggleObjectOff"):
         return [lit("not", lit("opened" if sub.action == "CloseObject" else "on", obj))]
     if sub.action == "CleanObject":
         return [lit("not", lit("dirty", obj))]
-    if sub.action == "HeatObject":
-        return [disj([lit(fact, obj) for fact, _ in heats])]
     if sub.action not in SUBGOAL_FACTS:
         raise GoalError(f"unknown subgoal action {sub.action!r}")
     return [lit(SUBGOAL_FACTS[sub.action], obj)]
-
-
-def heaters(sub: Subgoal, kind) -> tuple[tuple[str, str], ...]:
-    """(fact, tools) pairs of the ways a heat step may be done, any one: the named appliance's
-    (``HEATERS``); unnamed, a slice of bread's also toast (the Belief has no temperature: a
-    slice toasted was not "hot", and "Toast the bread slice." switched the toaster off and on
-    for ever), anything else's hot (the microwave's)."""
-    if sub.receptacle in HEATERS:
-        return (HEATERS[sub.receptacle],)
-    return (("hot", "heat"), HEATERS["Toaster"]) if not sub.receptacle and kind("BreadSliced") else (("hot", "heat"),)

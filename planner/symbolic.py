@@ -175,8 +175,6 @@ def symbolic_state(belief: Belief, history: History) -> SymbolicState:
         if filled or (filled is None and (history.has(key, "water") or history.has(key, "coffee"))):
             state.facts.add(("coffee" if history.has(key, "coffee") else "water", key))
         state.facts.update((flag, key) for flag in HISTORY_FLAGS if history.has(key, flag))
-        if inst.object_type == "BreadSliced" and ("cooked", key) in state.facts:
-            state.facts.add(("toasted", key))  # toast, however it was cooked (TEACh checks cooked)
         # temperature is not in the Belief: heated in the microwave / cooled in the fridge by the Follower
         state.facts.update((fact, key) for flag, fact in (("heated", "hot"), ("cooled", "cold")) if history.has(key, flag))
         # only what can be picked up lies in a receptacle (AI2-THOR): a coffee machine seen on a
