@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from test_semantic_map import WALL, _wall_detection, mapper, observe, room_depth
+from test_semantic_map import CAMERA, WALL, _wall_detection, mapper, observe, room_depth
 
 from contracts.belief import ObjectMemory
 from contracts.geometry import Pose
@@ -147,8 +147,6 @@ def test_a_thing_put_into_an_enclosure_is_believed_where_the_frames_show_it_land
     not where AI2-THOR's rule on the believed box would put it (TATC 0218: a toasted slice
     believed 0.44 m from where it lay in FloorPlan10's high microwave, the box seen larger
     than it is); the believed box is what showed of it."""
-    from test_semantic_map import CAMERA
-
     m = mapper()
     here = Pose(0.0, 0.0, 0.0, 0.0)  # facing +z
     box = m.memory.add("Microwave", (0.0, CAMERA.camera_height, 1.2), extent=(0.8, 0.4, 0.6), times_seen=1)
