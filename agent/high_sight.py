@@ -10,9 +10,11 @@ lattice pose within 1.5 m, facing it, at the horizons -30 and 0. Per pose where 
 ``MIN_PIXELS`` of it are drawn: does the shipped ``maskrcnn`` module (told to look for that
 type, as a Follower's skill tells it) return a detection of that type on it (half of the
 detection's mask on it)? Reported: the rate by horizontal distance from the camera to the
-thing (``BINS``) and horizon -- what ``mapping.navigation.HIGH_NEAR`` is chosen from.
+thing (``BINS``) and horizon -- what ``mapping.navigation.HIGH_NEAR`` is chosen from -- and
+how many of the poses facing it draw at least ``SHOWN_PIXELS`` of it at all (``shown`` of
+``facing``: does a farther pose show it more often? ``--drawn-only`` skips the detector).
 
-    python -m agent.high_sight [--split train] [--seeds 1] [--json]
+    python -m agent.high_sight [--split train] [--seeds 1] [--drawn-only] [--json]
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from simulator.sim import Simulator, SimulatorSettings
 from simulator.spawn import random_start
 
 TYPES = ("Apple", "Bread", "Tomato", "Potato", "Mug", "Egg")  # what TATC's tasks heat in a microwave
-BINS = (0.5, 0.75, 1.0, 1.5)  # upper edges, metres
+BINS = (0.5, 0.75, 1.0, 1.25, 1.5)  # upper edges, metres
 MIN_PIXELS = 300
+SHOWN_PIXELS = 10  # pixels of a thing drawn for a pose to show it at all (where a put landed)
 HIGH = 0.1  # metres: a microwave whose box's bottom is higher than this below the camera counts
 HORIZONS = (-30.0, 0.0)
 
@@ -57,8 +60,9 @@ def _poses(world, near: tuple[float, float, float]):
             yield x, z, heading, distance
 
 
-def measure(split: str, seeds: int, detector) -> dict:
-    counts: dict[tuple[str, float], list[int]] = defaultdict(lambda: [0, 0])
+def measure(split: str, seeds: int, detector=None) -> dict:
+    """The rows by distance bin and horizon (``detector`` None: what is drawn only)."""
+    counts: dict[tuple[str, float], list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # detected, poses, shown, facing
     plans = []
     for plan in split_floor_plans(split):
         for seed in range(seeds):
@@ -83,25 +87,30 @@ def measure(split: str, seeds: int, detector) -> dict:
                 agent.x, agent.z, agent.rotation, agent.horizon = spot[0], spot[1], spot[2], 0.0
                 was = item.parent, item.position
                 world.put_in(item.object_id, oven.object_id, landing(world, oven, item, agent.camera(90.0)))
-                detector.attend(frozenset({kind}))
+                if detector is not None:
+                    detector.attend(frozenset({kind}))
                 for x, z, heading, distance in _poses(world, item.position):
                     for horizon in HORIZONS:
                         agent.x, agent.z, agent.rotation, agent.horizon = x, z, heading, horizon
                         frame = sim.instance_frame()
                         index = next((k for k, v in frame.ids.items() if v == item.object_id), None)
                         drawn = frame.instance == index if index is not None else None
-                        if drawn is None or drawn.sum() < MIN_PIXELS:
+                        pixels = int(drawn.sum()) if drawn is not None else 0
+                        row = counts[(_bin(distance), horizon)]
+                        row[2] += int(pixels >= SHOWN_PIXELS)
+                        row[3] += 1
+                        if pixels < MIN_PIXELS or detector is None:
                             continue
                         found = any(d.object_type == kind and (d.mask & drawn).sum() * 2 >= d.mask.sum()
                                     for d in detector.detect(sim.observe(FOLLOWER)))
-                        row = counts[(_bin(distance), horizon)]
                         row[0] += int(found)
                         row[1] += 1
                 if was[0] is not None:  # back where it was: one thing in the microwave at a time
                     world.put_in(item.object_id, was[0], was[1])
             sim.close()
-    rows = [{"distance": d, "horizon": h, "detected": n, "poses": m, "rate": round(n / m, 3)}
-            for (d, h), (n, m) in sorted(counts.items())]
+    rows = [{"distance": d, "horizon": h, "detected": n, "poses": m, "rate": round(n / m, 3) if m else None,
+             "shown": shown, "facing": facing}
+            for (d, h), (n, m, shown, facing) in sorted(counts.items())]
     return {"split": split, "seeds": seeds, "floor_plans": plans, "rows": rows}
 
 
@@ -111,16 +120,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="train", help="floor plans: train (default) or valid_unseen")
     parser.add_argument("--seeds", type=int, default=1, help="random_start seeds per floor plan")
+    parser.add_argument("--drawn-only", action="store_true", help="count what is drawn; no detector")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    result = measure(args.split, args.seeds, MaskRCNNPerception())
+    result = measure(args.split, args.seeds, None if args.drawn_only else MaskRCNNPerception())
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"{args.split}: microwaves above the camera in {', '.join(result['floor_plans']) or 'no floor plan'}")
     for row in result["rows"]:
-        print(f"  distance {row['distance']:>6} horizon {row['horizon']:>5}: {row['detected']:3d}/{row['poses']:3d} "
-              f"= {row['rate']:.0%}")
+        found = f"detected {row['detected']:3d}/{row['poses']:3d}" if row["rate"] is not None else "detected -"
+        print(f"  distance {row['distance']:>6} horizon {row['horizon']:>5}: {found}; "
+              f"shown from {row['shown']:3d}/{row['facing']:3d} facing it")
     return 0
 
 
