@@ -5,11 +5,12 @@ detection and clicks inside its mask, then reads the result in the next observat
 recovery: a put into a closed receptacle opens it first and puts again; an action on a
 state that already holds ("already open") counts as done; a click that missed is retried
 elsewhere in the mask and closer (bounded: ``MAX_RETRIES``); a target it cannot see on
-arrival is looked for by looking up and down; a full hand, an unreachable target or a
-target that is not where believed ends the skill with a reason, and the planner replans
-(``History`` remembers the miss); so does a target a hint has moved into a closed cabinet
-while the skill runs (the plan must open it first: the navigator's goal poses cannot show
-it, and three misses left the hinted plate out as missing: TATC valid_seen 0124); a target
+arrival is looked for by looking up and down; an enclosure acted on (opened, put into) that
+lies wholly above or below the view is looked at first (``OFF_AXIS``); a full hand, an
+unreachable target or a target that is not where believed ends the skill with a reason, and
+the planner replans (``History`` remembers the miss); so does a target a hint has moved into a
+closed cabinet while the skill runs (the plan must open it first: the navigator's goal poses
+cannot show it, and three misses left the hinted plate out as missing: TATC valid_seen 0124); a target
 already there when the skill began is the plan's choice, not failed again and again. A burner
 with a pot on it is switched on with a click on the burner under the pot. A pickup whose
 changed pixels show it took a neighbour of another kind puts the thing back, and a put onto a
@@ -18,6 +19,8 @@ plate or bowl that landed off it takes the thing back, before trying again
 """
 
 from __future__ import annotations
+
+import math
 
 from contracts.belief import Belief, ObjectInstance
 from contracts.geometry import CameraIntrinsics, depth_to_points, project
@@ -58,6 +61,12 @@ REACH = 1.0  # metres (horizontal) the skill walks to a pose this near the targe
 # from the agent's axis (docs/calibration.md), whatever the height; what lies under a fridge
 # shelf is seen from farther than it is from nearer
 SIGHT_REACH = 1.4
+# degrees: an enclosure acted on whose whole box is farther than this off the view's axis is first
+# looked at (arrived on the way, the Follower opened FloorPlan10's microwave over the stove and
+# put a slice into it looking 30 degrees down, the microwave's bottom edge at the frame's top:
+# the slice landed out of view and was believed 0.32 m from where it lay, TATC 0193)
+OFF_AXIS = 30.0
+MAX_AIMS = 2  # looks one skill may take to bring an enclosure to the middle of the view
 
 
 class InteractSkill(Skill):
@@ -72,6 +81,7 @@ class InteractSkill(Skill):
         self.retries = self.steps = self.moves = 0
         self.stepped = False  # the last action was a step aside (or back) for a better view
         self.looked: set[float] = set()
+        self.aims = 0  # looks taken to bring the target to the view's middle (``_aim``)
         self.reach: float | None = None  # set from the target's height on the first step
         self.scanning = self.hold = False
         self.avoid: list[tuple[float, float]] = list(history.avoid.get(self.target or "", ()))
@@ -111,6 +121,8 @@ class InteractSkill(Skill):
                     return self.step(observation, belief, detections)
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
         name = self.queue[0] if self.queue else self.action
+        if not self.hold and (look := self._aim(instance, belief)) is not None:
+            return SkillStep.act(LowLevelAction(look))
         detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief),
                                 observation.depth, belief.memory.instances.get(instance.container or ""))
         seen = detection is not None
@@ -204,6 +216,29 @@ class InteractSkill(Skill):
     def _believed_open(self, belief: Belief) -> bool:
         inst = belief.memory.instances.get(self.target or "")
         return inst is not None and bool(inst.states.get("is_open"))
+
+    def _aim(self, instance: ObjectInstance, belief: Belief) -> str | None:
+        """A look towards an enclosure (what opens and holds things: a microwave, a fridge, a
+        cabinet) when all of its believed box lies more than ``OFF_AXIS`` above or below the
+        view's axis and another of the camera's horizons has it nearer (at most ``MAX_AIMS``):
+        what is put into it, taken from it or shows when it opens is then in view."""
+        if self.aims >= MAX_AIMS or not (knowledge.has(instance.object_type, "openable")
+                                         and knowledge.has(instance.object_type, "receptacle")):
+            return None
+        pose = belief.pose
+        x, y, z = instance.position
+        away = max(math.hypot(x - pose.x, z - pose.z), 1e-6)
+        top, bottom = (math.degrees(math.atan2(self.camera.camera_height - (y + side * instance.extent[1] / 2), away))
+                       for side in (1, -1))  # degrees below the horizontal, as the camera's horizon
+
+        def off(horizon: float) -> float:
+            return max(top - horizon, horizon - bottom, 0.0)
+
+        best = min(HORIZONS, key=lambda h: (off(h), abs(h - pose.horizon)))
+        if off(pose.horizon) <= OFF_AXIS or off(best) >= off(pose.horizon):
+            return None
+        self.aims += 1
+        return "Look Down" if best > pose.horizon else "Look Up"
 
     def _scan(self, horizon: float) -> str | None:
         """A look towards the nearest camera horizon not tried yet (None: all tried)."""

@@ -333,3 +333,19 @@ def test_a_plate_seen_as_a_sliver_tells_nothing_of_where_a_put_landed():
     elsewhere = frame.copy()
     elsewhere[20:30, 80:95] = (200, 30, 30)
     assert landed_off(_framed(observation(), frame), _framed(observation(), elsewhere), whole) is not None
+
+
+def test_an_enclosure_above_the_view_is_looked_at_before_the_put():
+    """TATC 0193: arrived on the way looking 30 degrees down, the Follower put a slice into
+    FloorPlan10's microwave over the stove with only its bottom edge in view; the slice landed
+    out of view and was believed where it was not."""
+    high = [("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+            ("Microwave", "Microwave", (0.0, 1.9, 1.0), None, {"is_open": True})]
+    edge = [detection("Microwave", (30, 0, 70, 3)), detection("CounterTop", (0, 45, 100, 100))]  # its bottom edge
+    s = skill("PutObject", "Apple", "Apple", "Microwave", "Microwave")
+    assert s.step(observation(), belief(high, held="Apple", horizon=30.0), edge).action.action == "Look Up"
+    inside = [detection("Microwave", (30, 15, 70, 40)), detection("CounterTop", (0, 60, 100, 100))]
+    level = s.step(observation("Look Up"), belief(high, held="Apple", horizon=0.0), inside)
+    assert level.action.action == "Place"  # its whole box within 30 degrees of the view's axis now
+    counter = skill("PutObject", "Apple", "Apple", "CounterTop", "Counter")  # not an enclosure: put from here
+    assert counter.step(observation(), belief(high, held="Apple", horizon=30.0), edge).action.action == "Place"
