@@ -222,8 +222,7 @@ class InteractSkill(Skill):
         cabinet) when all of its believed box lies more than ``OFF_AXIS`` above or below the
         view's axis and another of the camera's horizons has it nearer (at most ``MAX_AIMS``):
         what is put into it, taken from it or shows when it opens is then in view."""
-        if self.aims >= MAX_AIMS or not (knowledge.has(instance.object_type, "openable")
-                                         and knowledge.has(instance.object_type, "receptacle")):
+        if self.aims >= MAX_AIMS or not {"openable", "receptacle"} <= knowledge.properties(instance.object_type):
             return None
         pose = belief.pose
         x, y, z = instance.position
