@@ -15,6 +15,7 @@ from simulator import rules
 from simulator.geometry import heading_vector
 from simulator.object_types import can_contain
 from simulator.objects import SimObject, encloses, slide_offset
+from simulator.placement import turn_for_put
 from simulator.scenes import cell_center
 from simulator.targeting import Target, resolve_target
 from simulator.world import World
@@ -133,6 +134,7 @@ def put(world: World, agent_index: int, spec: ActionSpec, target: Target) -> str
         return f"Cannot place {held.object_id} inside itself"
     if not placement_allowed(receptacle.object_type, held.object_type):
         return f"Cannot place {held.object_type} in {receptacle.object_type}"
+    turn_for_put(receptacle, held, agent.camera(world.field_of_view))
     world.put_in(held.object_id, receptacle.object_id, target.placement(held))
     rules.on_placed(world, held, receptacle)
     return None

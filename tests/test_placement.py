@@ -8,7 +8,7 @@ from sim_helpers import MICROWAVE, go_to, kitchen, obj
 
 from simulator.geometry import CAMERA_HEIGHT, Camera
 from simulator.objects import SimObject
-from simulator.placement import INNER_FLOOR, collides, free_spot, landing
+from simulator.placement import INNER_FLOOR, collides, free_spot, landing, turn_for_put
 from simulator.sim import FOLLOWER
 
 
@@ -73,3 +73,34 @@ def test_a_slice_giving_way_to_a_loaf_in_a_microwave_stays_inside_its_walls():
     assert not collides((x, y, z), piece.size, [(bread.position, bread.size)])
     for k, at in ((0, x), (2, z)):
         assert abs(at - microwave.position[k]) + piece.size[k] / 2 <= microwave.size[k] / 2 - INNER_FLOOR + 1e-4
+
+
+def _potato_slice() -> SimObject:
+    extent = (0.0704, 0.0595, 0.012)  # thin along its own z: its face looks along z
+    return SimObject("Potato|+00.73|+01.04|+00.15|PotatoSliced_0", "PotatoSliced", (0.0, 0.0, 0.0), extent,
+                     extent=extent)
+
+
+def test_a_slice_put_into_a_microwave_turns_its_face_to_the_microwave_front():
+    # AI2-THOR puts a thing in at the rotation of the receptacle's box: the slice taken out of
+    # FloorPlan10's microwave (opening to -x) shows its face, not its 1 cm edge, from the front
+    microwave = SimObject("Microwave|+01.04|+01.68|-01.30", "Microwave", (1.04, 1.83, -1.3), (0.4, 0.3, 0.5),
+                          fixed=True, levels=(1.769,), front=(-1, 0), is_open=True)
+    piece = _potato_slice()
+    turn_for_put(microwave, piece, Camera(0.25, CAMERA_HEIGHT, -1.3, 90.0, 0.0))
+    assert piece.rotation == (0.0, 90.0, 0.0)
+    assert piece.size[0] < 0.02 and abs(piece.size[2] - 0.0704) < 1e-3  # thin along the line of sight
+    facing_z = SimObject("Fridge|+00.97|+00.00|+01.25", "Fridge", (0.97, 0.9, 1.25), (0.7, 1.8, 0.7), fixed=True,
+                         front=(0, -1), is_open=True)
+    turn_for_put(facing_z, piece, Camera(0.97, CAMERA_HEIGHT, 0.25, 0.0, 0.0))
+    assert piece.rotation == (0.0, 0.0, 0.0) and piece.size[2] < 0.02
+
+
+def test_a_thing_put_on_an_open_surface_takes_the_surface_s_rotation_and_a_thing_unfitted_stays_as_it_is():
+    plate = SimObject("Plate|+00.10|+00.95|+00.20", "Plate", (0.1, 0.95, 0.2), (0.22, 0.01, 0.22), rotation=(0.0, 90.0, 0.0))
+    piece = _potato_slice()
+    turn_for_put(plate, piece, Camera(0.1, CAMERA_HEIGHT, -0.5, 0.0, 30.0))
+    assert piece.rotation == (0.0, 90.0, 0.0) and piece.size[0] < 0.02
+    box = SimObject("Box|+00.00|+00.10|+00.00", "Box", (0.0, 0.1, 0.0), (0.3, 0.2, 0.1), rotation=(0.0, 30.0, 0.0))
+    turn_for_put(plate, box, Camera(0.1, CAMERA_HEIGHT, -0.5, 0.0, 30.0))
+    assert box.rotation == (0.0, 30.0, 0.0) and box.size == (0.3, 0.2, 0.1)
