@@ -22,7 +22,14 @@ from contracts.belief import ObjectInstance, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose, depth_to_points
 from contracts.observation import DEPTH_CHANGE, Observation, frame_changes
 from mapping.boxes import boxes_meet
-from mapping.memory_updates import ENCLOSURES, believed_container, move_with_load, rests_on
+from mapping.memory_updates import (
+    ENCLOSURES,
+    PIECES,
+    believed_container,
+    move_with_load,
+    piece_of,
+    rests_on,
+)
 
 WALL = 0.02  # metres: a thing put into an enclosure keeps this far inside its believed box's walls
 PUT_REACH = 1.5  # metres: what the Follower put lies within this of where it stood (AI2-THOR's reach)
@@ -87,6 +94,17 @@ class Placements:
         explained = any(np.hypot(i.position[0] - centre[0], i.position[2] - centre[2]) <= match_radius
                         for i in memory.of_type(object_type) if i.key not in exclude and i is not just_put)
         return None if explained else just_put
+
+    def seen_as(self, memory: ObjectMemory, object_type: str, centre: tuple[float, float, float], exclude: set[str],
+                step: int, match_radius: float) -> ObjectInstance | None:
+        """``around``; for a sighting of a whole where the Follower put none of that type but
+        put a piece of it, that piece: a slice lying face-on is a disc the detector takes for
+        the whole (TATC 0267: the potato slice put into FloorPlan10's microwave, seen as a
+        potato at 0.83, was never taken out again)."""
+        found = self.around(memory, object_type, centre, exclude, step, match_radius)
+        if found is None and object_type in PIECES:
+            found = self.around(memory, piece_of(object_type), centre, exclude, step, match_radius)
+        return found
 
     def container(self, memory: ObjectMemory, instance: ObjectInstance) -> str | None:
         """Where the Follower put it while it is seen there, some of it over the receptacle's

@@ -305,9 +305,9 @@ class SemanticMapper(Mapper):
             # parts); slices always are two: they lie touching in a row, and one taken leaves the others
             apart = {key for key, box in self.sightings.items()
                      if detection.object_type in PIECE_TYPES or not boxes_meet(box, (centroid, extent))}
-            put = self.placements.around(self.memory, detection.object_type, centroid, apart, self.step, p.match_radius)
+            put = self.placements.seen_as(self.memory, detection.object_type, centroid, apart, self.step, p.match_radius)
             if put is not None:  # seen where the Follower put it: there it is, not where it was believed
-                instance = self.memory.fuse(put, detection.object_type, centroid, extent, detection.score, self.step)
+                instance = self.memory.fuse(put, put.object_type, centroid, extent, detection.score, self.step)
                 instance.position = centroid
             else:
                 instance = self.memory.observe(detection.object_type, centroid, extent, detection.score, self.step,

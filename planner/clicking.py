@@ -55,8 +55,12 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
     detection far from the container's screen rectangle: the apple put into the fridge is
     not the one on the counter in view (ALFRED dev 075758 cooled one apple and took the
     other to the table). ``depth``: the frame's depth, to tell detections apart by where
-    their surfaces lie (``nearest_surfaces``)."""
+    their surfaces lie (``nearest_surfaces``). A piece seen where it is believed and in view
+    only as its whole (a face-on slice: ``mapping.placements.Placements.seen_as``) is that detection."""
     mine = [d for d in detections if same_kind(d.object_type, instance.object_type)]
+    whole = knowledge.whole_of(instance.object_type)
+    if not mine and whole != instance.object_type and seen_there(instance):
+        mine = [d for d in detections if d.object_type == whole]
     if instance.states.get("inferred") and claimed_by:
         taken = {id(find_target(other, mine, pose, camera)) for other in claimed_by}
         mine = [d for d in mine if id(d) not in taken] or mine

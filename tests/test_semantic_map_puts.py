@@ -33,6 +33,28 @@ def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it
     assert apple.times_seen == 5 and apple.container == microwave.key
 
 
+def test_a_slice_put_into_a_receptacle_and_seen_there_as_its_whole_is_that_slice():
+    """A slice lying face-on is a disc the detector takes for the whole (TATC 0267: a potato
+    slice put into FloorPlan10's microwave, seen as a potato at 0.83): seen where the Follower
+    put it, it is the slice (no new potato), and the click finds it by that detection. A
+    potato seen where no piece of it was put is a potato."""
+    from planner.clicking import find_target
+
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
+    piece = m.memory.add("PotatoSliced", (0.0, 0.0, 0.0), extent=(0.07, 0.06, 0.02), times_seen=2)
+    m.memory.held = piece.key
+    m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, piece.key, microwave.key), True))
+    seen_as_whole = _wall_detection("Potato", slice(40, 44), slice(78, 82))
+    m.update(observe(here, room_depth()), [seen_as_whole])
+    assert m.memory.of_type("Potato") == [] and piece.times_seen == 3
+    assert piece.position[0] == pytest.approx(1.0, abs=0.1)
+    assert find_target(piece, [seen_as_whole], here, CAMERA) is seen_as_whole
+    m.update(observe(here, room_depth()), [_wall_detection("Potato", slice(40, 44), slice(10, 14))])  # far left
+    assert len(m.memory.of_type("Potato")) == 1
+
+
 def test_a_knife_seen_on_the_counter_where_a_thing_that_is_no_knife_was_put_is_another():
     """A slice refused with the held "knife" (``not_a_knife``) and that thing put down on a
     long counter: a knife seen later on that counter, away from where the thing is believed,
