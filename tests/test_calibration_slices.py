@@ -53,3 +53,22 @@ def test_pieces_lie_in_a_row_along_the_whole_objects_own_axis():
         assert np.array(piece.position) == pytest.approx(expected, abs=1e-3)
         assert piece.rotation == (0.0, 90.0, 0.0) and piece.extent == pytest.approx(layout[0])
     assert np.array(pieces[1].size) == pytest.approx(np.abs(r) @ np.array(layout[0]), abs=1e-4)
+
+
+def test_the_widths_table_groups_piece_pickups_by_parent_and_compares_box_widths():
+    from simulator.calibration.widths import parent_type, width_rows
+
+    def pickup(piece, parent, ours, theirs, hit):
+        return {"action": "PickupObject", "target_type": piece, "parent": parent, "ours_bbox": ours,
+                "theirs_bbox": theirs, "iou": 0.5 if hit else 0.0, "point_hit": hit}
+
+    microwave = "Microwave|+01.04|+01.68|-01.30"
+    details = [pickup("PotatoSliced", microwave, [10, 5, 13, 20], [0, 5, 21, 20], False),
+               pickup("PotatoSliced", microwave, None, [0, 5, 19, 20], False),
+               pickup("PotatoSliced", microwave, [10, 5, 27, 20], [0, 5, 23, 20], True),
+               pickup("Apple", microwave, [0, 0, 9, 9], [0, 0, 9, 9], True),
+               {"action": "PutObject", "target_type": "PotatoSliced", "parent": None}]
+    (row,) = width_rows(details, minimum=2)
+    assert (row.piece, row.parent, row.pickups, row.ours, row.theirs) == ("PotatoSliced", "Microwave", 3, 3, 21)
+    assert row.point_hit == round(1 / 3, 3) and width_rows(details, minimum=4) == []
+    assert parent_type("Sink|-00.72|+01.02|+01.33|SinkBasin") == "SinkBasin" and parent_type(None) == "none"
