@@ -9,13 +9,13 @@ by ``objectId`` (oracles, ALFRED's expert) or by a relative screen point ``x, y`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from simulator import rules
 from simulator.geometry import heading_vector
 from simulator.object_types import can_contain
 from simulator.objects import SimObject, encloses, slide_offset
-from simulator.placement import turn_for_put
+from simulator.placement import put_landing
 from simulator.scenes import cell_center
 from simulator.targeting import Target, resolve_target
 from simulator.world import World
@@ -127,15 +127,15 @@ def put(world: World, agent_index: int, spec: ActionSpec, target: Target) -> str
         return f"{receptacle.object_id} is not a receptacle"
     basin = world.objects.get(f"{receptacle.object_id}|{receptacle.object_type}Basin")
     if basin is not None:  # a click on a sink's (bathtub's) rim puts into its basin, as in AI2-THOR
-        receptacle, target = basin, replace(target, obj=basin)
+        receptacle = basin
     if encloses(receptacle) and not receptacle.is_open:
         return f"Receptacle {receptacle.object_id} is closed"
     if receptacle.object_id == held.object_id or receptacle.object_id in _descendant_ids(world, held):
         return f"Cannot place {held.object_id} inside itself"
     if not placement_allowed(receptacle.object_type, held.object_type):
         return f"Cannot place {held.object_type} in {receptacle.object_type}"
-    turn_for_put(receptacle, held, agent.camera(world.field_of_view))
-    world.put_in(held.object_id, receptacle.object_id, target.placement(held))
+    spot = put_landing(world, receptacle, held, agent.camera(world.field_of_view))
+    world.put_in(held.object_id, receptacle.object_id, spot)
     rules.on_placed(world, held, receptacle)
     return None
 

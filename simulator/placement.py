@@ -25,7 +25,13 @@ INNER_FLOOR = 0.03  # an enclosing receptacle's floor above its box bottom (the 
 
 
 def landing(world: World, recep: SimObject, item: SimObject, camera: Camera) -> tuple[float, float, float]:
-    """Where ``item`` (its centre) lands when put in ``recep`` by an agent with this camera:
+    """``_landing``'s spot."""
+    return _landing(world, recep, item, camera)[0]
+
+
+def _landing(world: World, recep: SimObject, item: SimObject, camera: Camera) -> tuple[tuple[float, float, float], float]:
+    """Where ``item`` (its centre) lands when put in ``recep`` by an agent with this camera,
+    and how far something already there moved it off its first spot (``free_spot``'s cost):
     on an open surface where the agent looks, inside its footprint; in an enclosing
     receptacle (fridge, microwave, cabinet, drawer) at ``inside_spot``, on the calibrated
     shelf the agent's gaze meets nearest the footprint (the higher one on ties), else on its
@@ -66,28 +72,45 @@ def landing(world: World, recep: SimObject, item: SimObject, camera: Camera) -> 
     ax, az = max(mx - wall, 0.0), max(mz - wall, 0.0)
     area = ((min(cx - ax + dx, x), max(cx + ax + dx, x)), (min(cz - az + dz, z), max(cz + az + dz, z)))
     back = _back(recep, camera) if enclosed else None
-    x, z = free_spot((x, y, z), item.size, area, occupied, back)
-    return (round(x, 4), round(y, 4), round(z, 4))
+    first = (x, y, z)
+    x, z = free_spot(first, item.size, area, occupied, back)
+    return (round(x, 4), round(y, 4), round(z, 4)), _moved(first, (x, y, z), back)
 
 
-def turn_for_put(recep: SimObject, item: SimObject, camera: Camera) -> None:
-    """Turn ``item`` as AI2-THOR's PutObject does before it lands: upright, to the rotation of
-    the receptacle's box. An enclosure's box faces its open front (fixed objects carry no
-    recorded rotation here: its yaw is the front's axis); any other receptacle's is its own
-    recorded rotation. A slice put into FloorPlan10's microwave then shows its face to the
-    agent in front, as AI2-THOR drew every slice taken out of a microwave (train masks: median
-    box width 21 px for potato slices, ours 3 px before). Types without fitted own extents
-    are drawn unturned and stay as they are."""
+def put_landing(world: World, recep: SimObject, item: SimObject, camera: Camera) -> tuple[float, float, float]:
+    """Turn ``item`` as AI2-THOR's PutObject does and return where it lands: upright, to the
+    rotation of the receptacle's box, or where that does not fit at its spot, a quarter turn
+    more if that lands nearer it (AI2-THOR tries the spots nearest the agent first, and at
+    each the box's rotation, then 90-degree steps). An
+    enclosure's box faces its open front (fixed objects carry no recorded rotation here: its
+    yaw is the front's axis); any other receptacle's is its own recorded rotation. A slice put
+    into FloorPlan10's microwave then shows its face to the agent in front, as AI2-THOR drew
+    every slice taken out of a microwave (train masks: median box width 21 px for potato
+    slices, ours 3 px before). Types without fitted own extents are drawn unturned and stay
+    as they are."""
     if item.extent is None:
-        return
+        return landing(world, recep, item, camera)
     if encloses(recep):
         axis, _ = _front(recep, camera)
         rotation = (0.0, 90.0 if axis == 0 else 0.0, 0.0)
     else:
         rotation = tuple(float(v) for v in recep.rotation)
-    r = rotation_matrix(rotation)
-    item.rotation = rotation  # type: ignore[assignment]
-    item.size = tuple(round(float(v), 5) for v in np.abs(r) @ np.asarray(item.extent))  # type: ignore[assignment]
+    _turn(item, rotation)
+    spot, moved = _landing(world, recep, item, camera)
+    if moved > 0.0:  # a tomato at the microwave's front, the slice pushed behind it: turned, it fits beside
+        _turn(item, (rotation[0], (rotation[1] + 90.0) % 360.0, rotation[2]))
+        turned, moved_turned = _landing(world, recep, item, camera)
+        if moved_turned < moved:
+            return turned
+        _turn(item, rotation)
+    return spot
+
+
+def _turn(item: SimObject, rotation: tuple[float, ...]) -> None:
+    """Set a fitted object's rotation and its axis-aligned size with it."""
+    item.rotation = tuple(rotation)  # type: ignore[assignment]
+    extent = np.asarray(item.extent, dtype=float)
+    item.size = tuple(round(float(v), 5) for v in np.abs(rotation_matrix(item.rotation)) @ extent)  # type: ignore[assignment]
 
 
 CLEARANCE = 0.001  # metres two boxes may overlap by (positions are rounded to millimetres)
@@ -127,6 +150,15 @@ def free_spot(position, size, area, placed: list[tuple], back: tuple[int, float]
         cost += BACK_COST * np.maximum(sign * (spots[:, axis] - position[axis]), 0.0)
     best = int(np.argmin(np.where(free, cost, np.inf)))
     return float(spots[best, 0]), float(spots[best, 2])
+
+
+def _moved(first, spot, back: tuple[int, float] | None) -> float:
+    """``free_spot``'s cost of moving a thing from ``first`` to ``spot``."""
+    cost = float(np.hypot(spot[0] - first[0], spot[2] - first[2]))
+    if back is not None:
+        axis, sign = back
+        cost += BACK_COST * max(sign * (spot[axis] - first[axis]), 0.0)
+    return cost
 
 
 def _steps(at: float, lo: float, hi: float) -> np.ndarray:

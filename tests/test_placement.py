@@ -8,7 +8,7 @@ from sim_helpers import MICROWAVE, go_to, kitchen, obj
 
 from simulator.geometry import CAMERA_HEIGHT, Camera
 from simulator.objects import SimObject
-from simulator.placement import INNER_FLOOR, collides, free_spot, landing, turn_for_put
+from simulator.placement import INNER_FLOOR, collides, free_spot, landing, put_landing
 from simulator.sim import FOLLOWER
 
 
@@ -81,26 +81,49 @@ def _potato_slice() -> SimObject:
                      extent=extent)
 
 
+def _floorplan10_microwave() -> SimObject:
+    return SimObject("Microwave|+01.04|+01.68|-01.30", "Microwave", (1.04, 1.83, -1.3), (0.4, 0.3, 0.5),
+                     fixed=True, levels=(1.769,), front=(-1, 0), is_open=True)
+
+
+def _world(*objects: SimObject) -> SimpleNamespace:
+    return SimpleNamespace(objects={o.object_id: o for o in objects})
+
+
 def test_a_slice_put_into_a_microwave_turns_its_face_to_the_microwave_front():
     # AI2-THOR puts a thing in at the rotation of the receptacle's box: the slice taken out of
     # FloorPlan10's microwave (opening to -x) shows its face, not its 1 cm edge, from the front
-    microwave = SimObject("Microwave|+01.04|+01.68|-01.30", "Microwave", (1.04, 1.83, -1.3), (0.4, 0.3, 0.5),
-                          fixed=True, levels=(1.769,), front=(-1, 0), is_open=True)
-    piece = _potato_slice()
-    turn_for_put(microwave, piece, Camera(0.25, CAMERA_HEIGHT, -1.3, 90.0, 0.0))
+    microwave, piece = _floorplan10_microwave(), _potato_slice()
+    put_landing(_world(microwave, piece), microwave, piece, Camera(0.25, CAMERA_HEIGHT, -1.3, 90.0, 0.0))
     assert piece.rotation == (0.0, 90.0, 0.0)
     assert piece.size[0] < 0.02 and abs(piece.size[2] - 0.0704) < 1e-3  # thin along the line of sight
-    facing_z = SimObject("Fridge|+00.97|+00.00|+01.25", "Fridge", (0.97, 0.9, 1.25), (0.7, 1.8, 0.7), fixed=True,
-                         front=(0, -1), is_open=True)
-    turn_for_put(facing_z, piece, Camera(0.97, CAMERA_HEIGHT, 0.25, 0.0, 0.0))
+    fridge = SimObject("Fridge|+00.97|+00.00|+01.25", "Fridge", (0.97, 0.9, 1.25), (0.7, 1.8, 0.7), fixed=True,
+                       front=(0, -1), is_open=True)
+    put_landing(_world(fridge, piece), fridge, piece, Camera(0.97, CAMERA_HEIGHT, 0.25, 0.0, 0.0))
     assert piece.rotation == (0.0, 0.0, 0.0) and piece.size[2] < 0.02
+
+
+def test_a_slice_pushed_deep_inside_when_turned_to_the_front_turns_a_quarter_more_to_fit_near_it():
+    # TATC valid_unseen 0264: a tomato and a bowl at the microwave's front; the slice turned
+    # face-on was pushed behind them, out of every pose's sight; a quarter turn more fits at the front
+    microwave, piece = _floorplan10_microwave(), _potato_slice()
+    tomato = SimObject("Tomato|+00.93|+01.83|-01.19", "Tomato", (0.931, 1.832, -1.191), (0.1215, 0.1266, 0.1226),
+                       parent=microwave.object_id)
+    bowl = SimObject("Bowl|+00.96|+01.79|-01.39", "Bowl", (0.963, 1.794, -1.386), (0.1867, 0.05, 0.1904),
+                     parent=microwave.object_id)
+    microwave.children += [tomato.object_id, bowl.object_id]
+    camera = Camera(0.0, CAMERA_HEIGHT, -1.25, 90.0, -15.0)
+    x, y, z = put_landing(_world(microwave, tomato, bowl, piece), microwave, piece, camera)
+    assert piece.rotation == (0.0, 180.0, 0.0) and piece.size[2] < 0.02  # edge-on, between the two
+    assert x < 0.95 and not collides((x, y, z), piece.size, [(o.position, o.size) for o in (tomato, bowl)])
 
 
 def test_a_thing_put_on_an_open_surface_takes_the_surface_s_rotation_and_a_thing_unfitted_stays_as_it_is():
     plate = SimObject("Plate|+00.10|+00.95|+00.20", "Plate", (0.1, 0.95, 0.2), (0.22, 0.01, 0.22), rotation=(0.0, 90.0, 0.0))
     piece = _potato_slice()
-    turn_for_put(plate, piece, Camera(0.1, CAMERA_HEIGHT, -0.5, 0.0, 30.0))
+    camera = Camera(0.1, CAMERA_HEIGHT, -0.5, 0.0, 30.0)
+    put_landing(_world(plate, piece), plate, piece, camera)
     assert piece.rotation == (0.0, 90.0, 0.0) and piece.size[0] < 0.02
     box = SimObject("Box|+00.00|+00.10|+00.00", "Box", (0.0, 0.1, 0.0), (0.3, 0.2, 0.1), rotation=(0.0, 30.0, 0.0))
-    turn_for_put(plate, box, Camera(0.1, CAMERA_HEIGHT, -0.5, 0.0, 30.0))
+    put_landing(_world(plate, box), plate, box, camera)
     assert box.rotation == (0.0, 30.0, 0.0) and box.size == (0.3, 0.2, 0.1)
