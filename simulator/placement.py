@@ -1,6 +1,7 @@
 """Where a put thing lands: the spot on a receptacle's top or inside it (fridge, microwave,
 cabinet, drawer), chosen as AI2-THOR's PutObject does from the agent's pose, and moved to
-a free spot when something already lies there.
+a free spot when something already lies there; and how the put thing turns: to the
+receptacle's rotation, as AI2-THOR's PutObject turns it (``put_landing``).
 
 The shapes of receptacle interiors (shelves, fronts, the renderer's inner floor) are
 calibrated on ALFRED's train masks (docs/calibration.md); ``spawn`` uses the same spots so
@@ -81,9 +82,9 @@ def put_landing(world: World, recep: SimObject, item: SimObject, camera: Camera)
     """Turn ``item`` as AI2-THOR's PutObject does and return where it lands: upright, to the
     rotation of the receptacle's box, or where that does not fit at its spot, a quarter turn
     more if that lands nearer it (AI2-THOR tries the spots nearest the agent first, and at
-    each the box's rotation, then 90-degree steps). An
-    enclosure's box faces its open front (fixed objects carry no recorded rotation here: its
-    yaw is the front's axis); any other receptacle's is its own recorded rotation. A slice put
+    each the box's rotation, then 90-degree steps). An enclosure's box faces its open front
+    (fixed objects carry no recorded rotation here: its yaw is the front's axis); any other
+    receptacle's is its own recorded rotation. A slice put
     into FloorPlan10's microwave then shows its face to the agent in front, as AI2-THOR drew
     every slice taken out of a microwave (train masks: median box width 21 px for potato
     slices, ours 3 px before). Types without fitted own extents are drawn unturned and stay
