@@ -75,7 +75,7 @@ def _landing(world: World, recep: SimObject, item: SimObject, camera: Camera) ->
     back = _back(recep, camera) if enclosed else None
     first = (x, y, z)
     x, z = free_spot(first, item.size, area, occupied, back)
-    return (round(x, 4), round(y, 4), round(z, 4)), _moved(first, (x, y, z), back)
+    return (round(x, 4), round(y, 4), round(z, 4)), float(_move_cost(first, np.array([(x, y, z)]), back)[0])
 
 
 def put_landing(world: World, recep: SimObject, item: SimObject, camera: Camera) -> tuple[float, float, float]:
@@ -145,20 +145,17 @@ def free_spot(position, size, area, placed: list[tuple], back: tuple[int, float]
         free &= ~overlap.all(axis=1)
     if not free.any():
         return x, z
-    cost = np.hypot(spots[:, 0] - x, spots[:, 2] - z)
-    if back is not None:
-        axis, sign = back
-        cost += BACK_COST * np.maximum(sign * (spots[:, axis] - position[axis]), 0.0)
-    best = int(np.argmin(np.where(free, cost, np.inf)))
+    best = int(np.argmin(np.where(free, _move_cost(position, spots, back), np.inf)))
     return float(spots[best, 0]), float(spots[best, 2])
 
 
-def _moved(first, spot, back: tuple[int, float] | None) -> float:
-    """``free_spot``'s cost of moving a thing from ``first`` to ``spot``."""
-    cost = float(np.hypot(spot[0] - first[0], spot[2] - first[2]))
+def _move_cost(position, spots: np.ndarray, back: tuple[int, float] | None) -> np.ndarray:
+    """What moving a thing from ``position`` to each of ``spots`` (n x 3) costs: the distance
+    across, plus ``BACK_COST`` per metre deeper inside an enclosure (``back``)."""
+    cost = np.hypot(spots[:, 0] - position[0], spots[:, 2] - position[2])
     if back is not None:
         axis, sign = back
-        cost += BACK_COST * max(sign * (spot[axis] - first[axis]), 0.0)
+        cost = cost + BACK_COST * np.maximum(sign * (spots[:, axis] - position[axis]), 0.0)
     return cost
 
 

@@ -16,17 +16,24 @@ from mapping.memory_updates import believed_container
 from mapping.navigation import opened_from
 
 
+def _put_into_microwave(object_type: str, extent: tuple[float, float, float], times_seen: int):
+    """A mapper whose Follower, standing at the origin, just put a held thing of this type into
+    a microwave against the wall ahead: (mapper, pose, microwave, thing)."""
+    m = mapper()
+    here = Pose(0.0, 0.0, 0.0, 0.0)
+    microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
+    thing = m.memory.add(object_type, (0.0, 0.0, 0.0), extent=extent, times_seen=times_seen)
+    m.memory.held = thing.key
+    m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, thing.key, microwave.key), True))
+    return m, here, microwave, thing
+
+
 def test_what_the_follower_put_into_a_receptacle_is_found_where_it_is_seen_in_it():
     """A put believes the apple where AI2-THOR puts it (across the microwave's front in line
     with the Follower); seen inside the microwave's box, farther than ``match_radius`` from
     there, it is that apple (moved to where it is seen), not a new one that the plan would
     heat again."""
-    m = mapper()
-    here = Pose(0.0, 0.0, 0.0, 0.0)
-    microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
-    apple = m.memory.add("Apple", (0.0, 0.0, 0.0), extent=(0.1, 0.1, 0.1), times_seen=4)
-    m.memory.held = apple.key
-    m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, apple.key, microwave.key), True))
+    m, here, microwave, apple = _put_into_microwave("Apple", (0.1, 0.1, 0.1), times_seen=4)
     assert apple.container == microwave.key and apple.position[0] == pytest.approx(0.0)
     m.update(observe(here, room_depth()), [_wall_detection("Apple", slice(40, 44), slice(78, 82))])  # x about 1.0
     assert m.memory.of_type("Apple") == [apple] and apple.position[0] == pytest.approx(1.0, abs=0.1)
@@ -40,12 +47,7 @@ def test_a_slice_put_into_a_receptacle_and_seen_there_as_its_whole_is_that_slice
     potato seen where no piece of it was put is a potato."""
     from planner.clicking import find_target
 
-    m = mapper()
-    here = Pose(0.0, 0.0, 0.0, 0.0)
-    microwave = m.memory.add("Microwave", (0.5, 2.2, WALL), extent=(1.4, 1.0, 0.8), times_seen=3)
-    piece = m.memory.add("PotatoSliced", (0.0, 0.0, 0.0), extent=(0.07, 0.06, 0.02), times_seen=2)
-    m.memory.held = piece.key
-    m.update(observe(here), [], ActionOutcome(LowLevelAction("Place", {"x": 0.5, "y": 0.5}, piece.key, microwave.key), True))
+    m, here, _, piece = _put_into_microwave("PotatoSliced", (0.07, 0.06, 0.02), times_seen=2)
     seen_as_whole = _wall_detection("Potato", slice(40, 44), slice(78, 82))
     m.update(observe(here, room_depth()), [seen_as_whole])
     assert m.memory.of_type("Potato") == [] and piece.times_seen == 3
