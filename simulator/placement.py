@@ -1,7 +1,9 @@
 """Where a put thing lands: the spot on a receptacle's top or inside it (fridge, microwave,
 cabinet, drawer), chosen as AI2-THOR's PutObject does from the agent's pose, and moved to
 a free spot when something already lies there; and how the put thing turns: to the
-receptacle's rotation, as AI2-THOR's PutObject turns it (``put_landing``).
+receptacle's rotation, as AI2-THOR's PutObject turns it (``put_landing``). A put into a sink
+basin from where the train experts stood is moved by that basin's fitted put offset: where
+AI2-THOR's put left their things (``simulator.calibration.putfit``).
 
 The shapes of receptacle interiors (shelves, fronts, the renderer's inner floor) are
 calibrated on ALFRED's train masks (docs/calibration.md); ``spawn`` uses the same spots so
@@ -14,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simulator.calibration.table import rotation_matrix, seat_top
+from simulator.calibration.table import put_offset, rotation_matrix, seat_top
 from simulator.objects import SimObject, encloses, slide_offset
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,8 +38,9 @@ def _landing(world: World, recep: SimObject, item: SimObject, camera: Camera) ->
     on an open surface where the agent looks, inside its footprint; in an enclosing
     receptacle (fridge, microwave, cabinet, drawer) at ``inside_spot``, on the calibrated
     shelf the agent's gaze meets nearest the footprint (the higher one on ties), else on its
-    floor. A spot another thing already takes gives way to the nearest free one
-    (``free_spot``)."""
+    floor. Put from where the train experts put into it, the spot moves by the receptacle's
+    fitted put offset (``table.put_offset``: sink basins). A spot another thing already
+    takes gives way to the nearest free one (``free_spot``)."""
     (cx, cy, cz), (sx, sy, sz) = recep.position, recep.size
     _, _, forward = camera.axes()
 
@@ -63,8 +66,9 @@ def _landing(world: World, recep: SimObject, item: SimObject, camera: Camera) ->
     mx = max(sx / 2 - item.size[0] / 2, 0.0)
     mz = max(sz / 2 - item.size[2] / 2, 0.0)
     dx, _, dz = slide_offset(recep) if recep.is_open else (0.0, 0.0, 0.0)  # an open drawer is pulled out
-    x = float(np.clip(hx, cx - mx, cx + mx)) + dx
-    z = float(np.clip(hz, cz - mz, cz + mz)) + dz
+    ox, oz = put_offset(world.scene.name, recep.object_id, (camera.x, camera.z))  # AI2-THOR's spawn point (fitted)
+    x = float(np.clip(np.clip(hx, cx - mx, cx + mx) + ox, cx - mx, cx + mx)) + dx
+    z = float(np.clip(np.clip(hz, cz - mz, cz + mz) + oz, cz - mz, cz + mz)) + dz
     y = surface + item.size[1] / 2
     occupied = [
         (world.objects[c].position, world.objects[c].size) for c in recep.children if c != item.object_id

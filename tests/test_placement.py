@@ -68,8 +68,7 @@ def test_a_slice_giving_way_to_a_loaf_in_a_microwave_stays_inside_its_walls():
                       parent=microwave.object_id)
     microwave.children.append(bread.object_id)
     piece = SimObject("Potato|+00.73|+01.04|+00.15|PotatoSliced_0", "PotatoSliced", (0.0, 0.0, 0.0), (0.0704, 0.0595, 0.012))
-    world = SimpleNamespace(objects={o.object_id: o for o in (microwave, bread, piece)})
-    x, y, z = landing(world, microwave, piece, Camera(0.25, CAMERA_HEIGHT, 0.25, 180.0, 0.0))
+    x, y, z = landing(_world(microwave, bread, piece), microwave, piece, Camera(0.25, CAMERA_HEIGHT, 0.25, 180.0, 0.0))
     assert not collides((x, y, z), piece.size, [(bread.position, bread.size)])
     for k, at in ((0, x), (2, z)):
         assert abs(at - microwave.position[k]) + piece.size[k] / 2 <= microwave.size[k] / 2 - INNER_FLOOR + 1e-4
@@ -87,7 +86,7 @@ def _floorplan10_microwave() -> SimObject:
 
 
 def _world(*objects: SimObject) -> SimpleNamespace:
-    return SimpleNamespace(objects={o.object_id: o for o in objects})
+    return SimpleNamespace(objects={o.object_id: o for o in objects}, scene=SimpleNamespace(name="FloorPlan10"))
 
 
 def test_a_slice_put_into_a_microwave_turns_its_face_to_the_microwave_front():

@@ -1,14 +1,17 @@
 """The fitted calibration at run time: the camera and each movable object's box from its pivot.
 
 Reads ``simulator/data/calibration.json`` (written by ``python -m simulator.calibration.fit``;
-docs/calibration.md). ``placed_box`` turns a recorded pose (AI2-THOR's pivot and rotation)
-into the simulator's geometry: the box centre, the axis-aligned extents the symbolic world
-uses, and the object's own extents that the renderer draws turned by the rotation.
+docs/calibration.md) and ``simulator/data/put_offsets.json`` (``simulator.calibration.putfit``).
+``placed_box`` turns a recorded pose (AI2-THOR's pivot and rotation) into the simulator's
+geometry: the box centre, the axis-aligned extents the symbolic world uses, and the
+object's own extents that the renderer draws turned by the rotation.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -24,6 +27,39 @@ def _table() -> dict[str, Any]:
     if not path.is_file():
         return {}
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+_PUT_OFFSETS = {"on": True}
+PUT_POSE = 0.1  # metres from the fitted put position within which a put offset holds
+
+
+@lru_cache(maxsize=1)
+def _put_offsets() -> dict[str, Any]:
+    path = resources.files("simulator") / "data" / "put_offsets.json"
+    if not path.is_file():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8")).get("floor_plans", {})
+
+
+def put_offset(floor_plan: str, object_id: str, agent: tuple[float, float]) -> tuple[float, float]:
+    """(x, z) metres added to where a put into this fixed receptacle by an agent standing at
+    ``agent`` (x, z) lands: how far AI2-THOR's spawn point lay from our rule's landing when
+    the train experts put from there (``simulator.calibration.putfit``); (0, 0) from
+    elsewhere, where none was fitted, or while ``put_offsets_off``."""
+    entry = _put_offsets().get(floor_plan, {}).get(object_id) if _PUT_OFFSETS["on"] else None
+    if entry is None or max(abs(agent[0] - entry["pose"][0]), abs(agent[1] - entry["pose"][1])) > PUT_POSE:
+        return (0.0, 0.0)
+    return (float(entry["offset"][0]), float(entry["offset"][1]))
+
+
+@contextmanager
+def put_offsets_off() -> Iterator[None]:
+    """Puts land by the rule alone inside this block (fitting the offsets measures the rule)."""
+    _PUT_OFFSETS["on"] = False
+    try:
+        yield
+    finally:
+        _PUT_OFFSETS["on"] = True
 
 
 def field_of_view() -> float:
