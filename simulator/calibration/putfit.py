@@ -17,8 +17,8 @@ least ``MIN_PUTS`` such pickups whose median difference predicts each held-out o
 than no offset does (leave one out, as ``supports.held_out_median``) gets that median as
 its put offset (``simulator/data/put_offsets.json``, read by
 ``calibration.table.put_offset``), for puts from where the experts stood: they put into
-each receptacle from one position, and AI2-THOR takes the spawn point nearest the agent, so
-the offset says nothing about puts from elsewhere. Those, enclosures (fridges, microwaves:
+nearly every receptacle from one position (the one most put from is fitted), and AI2-THOR
+takes the spawn point nearest the agent, so the offset says nothing about puts from elsewhere. Those, enclosures (fridges, microwaves:
 docs/calibration.md, stop 88, says why), the other receptacles and every floor plan without
 data keep the rule. ``--every K --skip R`` leaves out every K-th trajectory from the R-th
 (a held-out check). Deterministic.
@@ -144,11 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     with put_offsets_off():
         found = residuals(trajectories, MaskIndex(args.masks), field_of_view(), CAMERA_HEIGHT)
     plans: dict[str, dict[str, Any]] = defaultdict(dict)
+    considered: set[tuple[str, str]] = set()
     for (plan, receptacle, pose), differences in sorted(found.items(), key=lambda kv: -len(kv[1])):
-        entry = offset(differences) if receptacle not in plans[plan] else None  # the pose most put from
+        if (plan, receptacle) in considered:  # only the position most put from (in train, the only one)
+            continue
+        considered.add((plan, receptacle))
+        entry = offset(differences)
         if entry is not None:
             plans[plan][receptacle] = {**entry, "pose": list(pose)}
-    plans = {plan: entries for plan, entries in plans.items() if entries}
     fitted = [e for p in plans.values() for e in p.values()]
     table = {"about": "fitted by python -m simulator.calibration.putfit (docs/calibration.md): floor plan -> "
                       "fixed receptacle -> (x, z) metres added to where a put into it from the agent position "
@@ -156,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
              "left_out": {"every": args.every, "skip": args.skip} if args.every else None,
              "floor_plans": dict(sorted(plans.items()))}
     Path(args.out).write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
-    print(f"{args.out}: {len(fitted)} of {len(found)} receptacles with put offsets "
+    print(f"{args.out}: {len(fitted)} of {len(considered)} receptacles with put offsets "
           f"({sum(len(v) for v in found.values())} pickups); median held-out error "
           f"{np.median([e['error'] for e in fitted]) if fitted else 0:.3f} m against the rule's "
           f"{np.median([e['rule_error'] for e in fitted]) if fitted else 0:.3f} m", file=sys.stderr)
