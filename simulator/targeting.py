@@ -24,7 +24,6 @@ import numpy as np
 
 from simulator.geometry import box_distances, project_boxes
 from simulator.objects import SimObject
-from simulator.placement import landing
 from simulator.world import World
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -62,18 +61,10 @@ class Target:
     """The object an action applies to, with the viewpoint it was chosen from."""
 
     obj: SimObject | None
-    world: World | None = None
-    agent_index: int = 0
 
     @classmethod
     def none(cls) -> Target:
         return cls(None)
-
-    def placement(self, item: SimObject) -> tuple[float, float, float]:
-        """Where ``item`` lands in this receptacle (``simulator.placement.landing``)."""
-        assert self.obj is not None and self.world is not None
-        camera = self.world.agents[self.agent_index].camera(self.world.field_of_view)
-        return landing(self.world, self.obj, item, camera)
 
 
 def affords(obj: SimObject, affordance: str | None) -> bool:
@@ -124,7 +115,7 @@ def resolve_target(world: World, agent_index: int, spec, args: dict) -> tuple[Ta
             return Target.none(), f"Object {object_id} does not exist in this scene"
         if obj.object_id not in world.visible_ids(agent_index):
             return Target.none(), f"{obj.object_id} is not visible (out of view, out of reach or inside something closed)"
-        return Target(obj, world, agent_index), None
+        return Target(obj), None
     if "x" in args and "y" in args:
         try:
             x, y = float(args["x"]), float(args["y"])
@@ -139,7 +130,7 @@ def resolve_target(world: World, agent_index: int, spec, args: dict) -> tuple[Ta
             obj = object_at(world, agent_index, x, y, spec.affordance)
         if obj is None:
             return Target.none(), f"No object that can be acted on ({spec.affordance}) at ({x:.2f}, {y:.2f})"
-        return Target(obj, world, agent_index), None
+        return Target(obj), None
     return Target.none(), "This action needs a target: objectId=... or a screen point x=..., y=..."
 
 

@@ -8,7 +8,7 @@ from sim_helpers import COUNTER, FRIDGE, go_to, kitchen, meta, obj
 
 from simulator.calibration import fixedfit
 from simulator.calibration.supports import fit_levels, shelf_levels, type_tops
-from simulator.placement import INNER_FLOOR
+from simulator.placement import INNER_FLOOR, landing
 from simulator.render.meshes import BOX
 from simulator.render.styles import object_rows
 from simulator.render.types import RenderObject
@@ -178,11 +178,10 @@ def test_a_seat_is_where_things_rest_on_sofas_and_things_put_there_lie_on_it():
 
     sim = kitchen()  # a put onto a sofa lands on its seat, not on the back's top
     from simulator.objects import SimObject
-    from simulator.targeting import Target
 
     couch = SimObject("Sofa|+00.00|+00.00|+00.00", "Sofa", (0.0, 0.45, 0.0), (1.8, 0.9, 0.9), fixed=True)
     apple = obj(sim, "Apple")
-    _, y, _ = Target(couch, sim.world, FOLLOWER).placement(apple)
+    _, y, _ = landing(sim.world, couch, apple, sim.world.agents[FOLLOWER].camera(sim.world.field_of_view))
     assert y - apple.size[1] / 2 == pytest.approx(fraction * 0.9, abs=1e-3)
 
 
@@ -243,14 +242,13 @@ def test_a_put_onto_a_shelf_above_the_eye_comes_forward_until_its_front_face_sho
 def test_what_is_thrown_into_a_garbage_can_rests_inside_it_on_its_bottom():
     from simulator.calibration.table import seat_fraction
     from simulator.objects import SimObject
-    from simulator.targeting import Target
 
     fraction = seat_fraction("GarbageCan")
     assert fraction is not None and fraction < 0.3  # the shipped fit: near the bottom, not on the rim
     sim = kitchen()
     can = SimObject("GarbageCan|+00.00|+00.00|+00.00", "GarbageCan", (0.0, 0.2, 0.0), (0.3, 0.4, 0.3), fixed=True)
     apple = obj(sim, "Apple")
-    _, y, _ = Target(can, sim.world, FOLLOWER).placement(apple)
+    _, y, _ = landing(sim.world, can, apple, sim.world.agents[FOLLOWER].camera(sim.world.field_of_view))
     assert y - apple.size[1] / 2 == pytest.approx(fraction * 0.4, abs=1e-3)
 
 
