@@ -9,15 +9,17 @@ after ``MISSING_LIMIT`` misses, at once when clicks found nothing to act on or n
 showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead),
 receptacles a put into failed although open (treated as full: cleared before the next
 put), types a search did not find, where clicks found nothing to act on (a new instance
-of the type met there is that phantom again, ``SAME_PHANTOM``), and instances the Commander
-asked to have washed again after each of ``REWASHED_LIMIT`` washes (not the thing meant).
+of the type met there is that phantom again, ``SAME_PHANTOM``), instances the Commander
+asked to have washed again after each of ``REWASHED_LIMIT`` washes (not the thing meant),
+and receptacles the Commander asked for a put onto again after each of ``REPUT_LIMIT`` puts
+there (``put_said_again``: not the receptacle meant).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from contracts.belief import Belief, ObjectInstance, instance_type
@@ -33,6 +35,11 @@ IN_VAIN_LIMIT = 2  # skills whose clicks found nothing to act on before an insta
 # a thing in the sink taken for the bowl, washed again at each of 30 "Wash the dirty bowl"
 # while the Commander pointed at the cabinet the bowl was in)
 REWASHED_LIMIT = 2
+# times the Commander said a put step again after the Follower had put a thing of its kind
+# onto a receptacle before that receptacle is no longer taken for the one meant (TATC
+# valid_unseen 0145: a pile of potato slices detected as a bowl took 46 puts meant for the
+# bowl in the sink while the Commander said "Put a slice of potato in the bowl." 8 times)
+REPUT_LIMIT = 2
 WASHED = frozenset({"cleaned", "rinsed"})
 MOVED = 0.25  # metres: a missing instance seen this far from where it was believed when given up is tried again
 # metres: a new instance of a type this near where clicks found nothing to act on is that
@@ -67,6 +74,7 @@ class History:
     # types a state step was said again for: dirty until washed, off until switched on, since
     doubted: set[str] = field(default_factory=set)
     rewashed: Counter = field(default_factory=Counter)  # instance key -> wash steps said again after it was washed
+    reput: Counter = field(default_factory=Counter)  # receptacle key -> put steps said again after puts onto it
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
     ending: bool = False  # the task held and the walks after it are followed: they say where to end
@@ -79,6 +87,12 @@ class History:
     # dialogue step index -> the earlier index of the same put it repeats, said again before
     # the Follower had done that one (a reminder: it shares that put's baseline, ``remind``)
     reminders: dict[int, int] = field(default_factory=dict)
+    # dialogue step index -> the earlier index of the same put it repeats, said again after
+    # the Follower had done that one (one more, or that one landed elsewhere: ``put_said_again``)
+    said_again: dict[int, int] = field(default_factory=dict)
+    # (index, subgoal) of a put said in dialogue -> how many actions the Follower had taken
+    # when it was first planned: the puts since are the ones done for it
+    put_marks: dict[tuple[int, object], int] = field(default_factory=dict)
     # whole type -> how many wholes of it the Belief held sliced when a slice step was said
     # again while the Follower believed it done (None until the next slice step is planned):
     # slice steps of that type then hold only once more are sliced
@@ -97,9 +111,34 @@ class History:
             return first < first_pending or first == carried_out
 
         for i in range(known, len(steps)):
+            if steps[i].action != "PutObject":
+                continue
             repeated = next((j for j in range(i) if steps[j] == steps[i] and not done(j)), None)
-            if steps[i].action == "PutObject" and repeated is not None:
+            if repeated is not None:
                 self.reminders[i] = self.reminders.get(repeated, repeated)
+            elif (earlier := [j for j in range(i) if steps[j] == steps[i]]):
+                self.said_again[i] = self.reminders.get(earlier[-1], earlier[-1])
+
+    def put_planned(self, key: tuple[int, Subgoal], is_item: Callable[[str], bool],
+                    is_receptacle: Callable[[str], bool]) -> None:
+        """The put step ``key`` (its index and it) is planned for the first time. If the
+        Commander said it again after the Follower had done it (``said_again``), the
+        receptacles of its kind the Follower put a thing of its kind onto since the earlier
+        one was planned are doubted: after ``REPUT_LIMIT`` such steps one is not the
+        receptacle meant (a phantom, or one the clicks miss: TATC 0240's puts on the plate in
+        the sink landed in the basin under it) and is left out (``gone``). A step said again
+        before it was done is a reminder (``remind``), not a doubt; one said again after it
+        was done asks for one more as well."""
+        index, step = key
+        self.put_marks[key] = len(self.actions)
+        earlier = self.said_again.get(index)
+        since = self.put_marks.get((earlier, step)) if earlier is not None else None
+        if since is None:
+            return
+        onto = {target for op, item, target in self.actions[since:] if op == "put" and item and target
+                and is_item(instance_type(item)) and is_receptacle(instance_type(target))}
+        for target in onto:
+            self.reput[target] += 1
 
     def put_by_follower(self, key: str, receptacles: Sequence[str]) -> bool:
         """Has the Follower put ``key`` into one of ``receptacles`` itself?"""
@@ -126,7 +165,8 @@ class History:
         return any(not op.endswith("?") and key in (item, target) for op, item, target in self.actions)
 
     def gone(self, key: str) -> bool:
-        return self.missing[key] >= MISSING_LIMIT or self.rewashed[key] >= REWASHED_LIMIT
+        return self.missing[key] >= MISSING_LIMIT or self.rewashed[key] >= REWASHED_LIMIT \
+            or self.reput[key] >= REPUT_LIMIT
 
     def record(self, action: LowLevelAction, belief: Belief, hit_other: bool = False) -> None:
         """A successful interaction ``action`` taken when the Belief was ``belief`` (on

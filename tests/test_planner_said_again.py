@@ -138,3 +138,34 @@ def test_a_switch_said_again_while_believed_on_is_switched_again_until_switched_
     assert ("on", "Burner") not in symbolic_state(scene, p.history).facts
     p.history.switched("Burner", True)  # "already on", or switched on since
     assert ("on", "Burner") in symbolic_state(scene, p.history).facts
+
+
+def test_a_receptacle_put_onto_while_the_put_is_said_again_is_left_out():
+    """TATC 0145: a pile of potato slices detected as a bowl took 46 puts meant for the bowl
+    in the sink while the Commander said "Put a slice of potato in the bowl." again and again.
+    Said again after each of ``REPUT_LIMIT`` puts onto it, that "bowl" is not the one meant."""
+    counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
+    bowls = [("Bowl#1", "Bowl", (-0.4, 1.0, 1.0), "Counter", {}), ("Bowl#2", "Bowl", (1.5, 1.0, 1.5), "Counter", {})]
+    put = Subgoal("PutObject", "PotatoSliced", "Bowl")
+    slices = {k: (k, "PotatoSliced", (0.3 + 0.05 * i, 1.0, 1.0), "Counter", {}) for i, k in enumerate(("PotatoSliced#1", "PotatoSliced#2", "PotatoSliced#3"))}
+    p, onto = planner(), set()
+
+    def put_once(goal: Goal) -> None:
+        scene = belief([counter, *bowls, *slices.values()])
+        plan = p.plan(goal, scene)
+        ((item, bowl),) = [(o, r) for a, o, r in actions(plan) if a == "PutObject"]
+        for _ in range(len(plan.steps)):  # each step handed out and done
+            p.skill(p.plan(goal, scene).steps[0], scene, None)
+        slices[item] = (item, "PotatoSliced", (0.0, 1.0, 0.0), bowl, {})
+        after = belief([counter, *bowls, *slices.values()])
+        p.history.record(LowLevelAction("PutObject", {}, item, bowl), after)
+        assert p.plan(goal, after).status.state == PlannerState.IDLE  # held done, as far as the Belief tells
+        onto.add(bowl)
+
+    put_once(Goal(None, (put,)))
+    put_once(Goal(None, (put, put)))  # said again once: one more, onto the same (it may want two)
+    (first,) = onto
+    assert p.history.reput[first] == 1 and not p.history.gone(first)
+    again = p.plan(Goal(None, (put, put, put)), belief([counter, *bowls, *slices.values()]))
+    assert p.history.gone(first)
+    assert [r for a, o, r in actions(again) if a == "PutObject"] == [({"Bowl#1", "Bowl#2"} - onto).pop()]
