@@ -10,7 +10,7 @@ showed it, or after ``MISCLICK_LIMIT`` clicks that acted on a neighbour instead)
 receptacles a put into failed although open (treated as full: cleared before the next
 put), types a search did not find, where clicks found nothing to act on (a new instance
 of the type met there is that phantom again, ``SAME_PHANTOM``), instances the Commander
-asked to have washed again after each of ``REWASHED_LIMIT`` washes (not the thing meant),
+asked to have washed or heated again after each of ``REDONE_LIMIT`` times (not the thing meant),
 and receptacles the Commander asked for a put onto again after each of ``REPUT_LIMIT`` puts
 there (``put_said_again``: not the receptacle meant).
 """
@@ -30,17 +30,20 @@ from planner import knowledge
 MISSING_LIMIT = 2
 MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
 IN_VAIN_LIMIT = 2  # skills whose clicks found nothing to act on before an instance stays out though retold
-# times the Commander said a wash step again after the Follower had washed an instance
-# before that instance is no longer taken for what is to be washed (TATC valid_unseen 0049:
-# a thing in the sink taken for the bowl, washed again at each of 30 "Wash the dirty bowl"
-# while the Commander pointed at the cabinet the bowl was in)
-REWASHED_LIMIT = 2
+# times the Commander said a wash (or heat) step again after the Follower had washed (heated)
+# an instance before that instance is no longer taken for what is meant (TATC valid_unseen
+# 0049: a thing in the sink taken for the bowl, washed again at each of 30 "Wash the dirty
+# bowl" while the Commander pointed at the cabinet the bowl was in; 0217: a "bread slice"
+# in the toaster's slots toasted again at each of 215 "Toast the bread slice" while the
+# Commander pointed at the sink the slices were in)
+REDONE_LIMIT = 2
 # times the Commander said a put step again after the Follower had put a thing of its kind
 # onto a receptacle before that receptacle is no longer taken for the one meant (TATC
 # valid_unseen 0145: a pile of potato slices detected as a bowl took 46 puts meant for the
 # bowl in the sink while the Commander said "Put a slice of potato in the bowl." 8 times)
 REPUT_LIMIT = 2
 WASHED = frozenset({"cleaned", "rinsed"})
+REDONE = WASHED | {"heated"}  # what a step said again after the Follower did it counts against
 MOVED = 0.25  # metres: a missing instance seen this far from where it was believed when given up is tried again
 # metres: a new instance of a type this near where clicks found nothing to act on is that
 # phantom again (TATC valid_unseen 0265: 17 pickups of a "knife" in the toaster's slots,
@@ -73,7 +76,7 @@ class History:
     met: set[str] = field(default_factory=set)  # instance keys seen by ``seen_elsewhere``
     # types a state step was said again for: dirty until washed, off until switched on, since
     doubted: set[str] = field(default_factory=set)
-    rewashed: Counter = field(default_factory=Counter)  # instance key -> wash steps said again after it was washed
+    redone: Counter = field(default_factory=Counter)  # instance key -> wash / heat steps said again after it was
     reput: Counter = field(default_factory=Counter)  # receptacle key -> put steps said again after puts onto it
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
@@ -165,7 +168,7 @@ class History:
         return any(not op.endswith("?") and key in (item, target) for op, item, target in self.actions)
 
     def gone(self, key: str) -> bool:
-        return self.missing[key] >= MISSING_LIMIT or self.rewashed[key] >= REWASHED_LIMIT \
+        return self.missing[key] >= MISSING_LIMIT or self.redone[key] >= REDONE_LIMIT \
             or self.reput[key] >= REPUT_LIMIT
 
     def record(self, action: LowLevelAction, belief: Belief, hit_other: bool = False) -> None:
@@ -218,6 +221,9 @@ class History:
         elif kind == "CoffeeMachine":
             for item in inside:
                 self._filled(item, "coffee")
+        elif kind == "Toaster":  # toasted: hot, as the domain's toast says (not only the Belief's "cooked")
+            for item in inside:
+                self._set(item.key, "heated")
         elif kind in ("StoveBurner", "StoveKnob"):
             burners = [inst] if kind == "StoveBurner" else [b for b in memory.values() if b.object_type == "StoveBurner"]
             for burner in burners:
@@ -233,6 +239,8 @@ class History:
                 and any(f.states.get("is_toggled") for f in feeding_faucets(receptacle, memory)):
             self._set(item.key, "rinsed")  # clean, though not in ALFRED's record ("cleaned": the tap turned on over it)
             self._filled(item, "water")
+        elif kind == "Toaster" and receptacle.states.get("is_toggled") and item is not None:
+            self._set(item.key, "heated")
         elif kind == "StoveBurner" and receptacle.states.get("is_toggled") and item is not None:
             self._boil_in(item, memory, extra=())
         elif kind == "Pot" and receptacle.container in memory and item is not None:
@@ -289,7 +297,7 @@ class History:
     def reconsider(self, object_types: frozenset[str], forget_flags: bool = False) -> None:
         """Forget that these types were searched for in vain and that their instances were
         missing (or misclicked); with ``forget_flags``, also what happened to them (an
-        instance washed and told again ``REWASHED_LIMIT`` times is left out for good). Not an
+        instance washed or heated and told again ``REDONE_LIMIT`` times is left out for good). Not an
         instance that clicks from ``IN_VAIN_LIMIT`` skills found nothing to act on: a phantom
         burner beside the stove, retold by every "Turn on the stove." the Commander repeated,
         took 28 of a Boil Potato's 30 failed actions (TATC 0096)."""
@@ -304,8 +312,8 @@ class History:
             self.sliced_floor.update((knowledge.whole_of(t), None) for t in object_types
                                      if knowledge.has(knowledge.whole_of(t), "sliceable"))
             for key in [k for k in self.flags if instance_type(k) in object_types]:
-                if self.flags[key] & WASHED:  # washed, and told again: after ``REWASHED_LIMIT`` times not it
-                    self.rewashed[key] += 1
+                if self.flags[key] & REDONE:  # washed or heated, and told again: after ``REDONE_LIMIT`` times not it
+                    self.redone[key] += 1
                 del self.flags[key]
 
     def failed(self, op: str, key: str | None, reason: str) -> None:

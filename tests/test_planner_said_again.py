@@ -140,6 +140,33 @@ def test_a_switch_said_again_while_believed_on_is_switched_again_until_switched_
     assert ("on", "Burner") in symbolic_state(scene, p.history).facts
 
 
+def test_a_slice_toasted_and_said_again_is_not_the_one_meant():
+    """TATC 0217: a "bread slice" in the toaster's slots (none was there) held the step
+    "Toast the bread slice." only until the Follower switched the toaster on: never hot, it
+    switched the toaster off and on 215 times. Toasted, a slice is hot; said again after each
+    of ``REDONE_LIMIT`` toasts, it is not the slice meant and the one elsewhere is fetched."""
+    counter = ("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {})
+    toaster = ("Toaster#1", "Toaster", (0.3, 1.0, 1.0), "Counter", {"is_toggled": False})
+    scene = belief([counter, toaster, ("BreadSliced#1", "BreadSliced", (0.3, 1.05, 1.0), "Toaster#1", {}),
+                    ("BreadSliced#2", "BreadSliced", (-0.5, 1.0, 1.0), "Counter", {})])
+    on = belief([counter, (*toaster[:4], {"is_toggled": True}),
+                 ("BreadSliced#1", "BreadSliced", (0.3, 1.05, 1.0), "Toaster#1", {"is_cooked": True}),
+                 ("BreadSliced#2", "BreadSliced", (-0.5, 1.0, 1.0), "Counter", {})])
+    toast = Subgoal("HeatObject", "BreadSliced", "Toaster")
+    p = planner()
+    for times in (1, 2):
+        goal = Goal(None, (toast,) * times)
+        plan = p.plan(goal, scene)
+        assert actions(plan)[-1:] == [("ToggleObjectOn", "Toaster#1", None)]
+        for _ in range(len(plan.steps)):  # each step handed out and done
+            p.skill(p.plan(goal, scene).steps[0], scene, None)
+        p.history.record(LowLevelAction("ToggleOn", {}, "Toaster#1"), on)
+        assert p.plan(goal, on).status.state == PlannerState.IDLE  # toasted: hot
+        p.told(frozenset({"BreadSliced"}), frozenset({"BreadSliced"}))  # said again while idle
+    assert p.history.gone("BreadSliced#1")
+    assert ("PickupObject", "BreadSliced#2", None) in actions(p.plan(Goal(None, (toast,) * 3), on))
+
+
 def test_a_receptacle_put_onto_while_the_put_is_said_again_is_left_out():
     """TATC 0145: a pile of potato slices detected as a bowl took 46 puts meant for the bowl
     in the sink while the Commander said "Put a slice of potato in the bowl." again and again.
