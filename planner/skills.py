@@ -126,7 +126,8 @@ class InteractSkill(Skill):
         detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief),
                                 observation.depth, belief.memory.instances.get(instance.container or ""))
         seen = detection is not None
-        if detection is None and instance.states.get("inferred"):  # believed, never detected: click its box
+        if detection is None and instance.states.get("inferred") and not (
+                name == "Place" and knowledge.has(instance.object_type, "pickupable")):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth,
                                            standing=instance.object_type == "Faucet", detections=detections)
             if detection is not None:  # where nothing seen would take the click instead

@@ -349,3 +349,21 @@ def test_an_enclosure_above_the_view_is_looked_at_before_the_put():
     assert level.action.action == "Place"  # its whole box within 30 degrees of the view's axis now
     counter = skill("PutObject", "Apple", "Apple", "CounterTop", "Counter")  # not an enclosure: put from here
     assert counter.step(observation(), belief(high, held="Apple", horizon=30.0), edge).action.action == "Place"
+
+
+def test_a_put_onto_a_movable_receptacle_believed_but_unseen_does_not_click_its_box():
+    """A plate believed where the Follower put it (in the sink) but not detected there: 11 of
+    12 puts at its believed box landed on the counter or the basin beside it, and succeeded
+    (TATC valid_unseen 0123, 0240, 0242), so the Follower believed the slice on the plate.
+    It looks for the plate and gives the put up (not where believed); a fixed receptacle's
+    believed box is still clicked."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {"inferred": True}),
+                    ("Plate", "Plate", (0.0, 1.0, 1.0), "Counter", {"inferred": True})], held="Apple")
+    s = skill("PutObject", "Apple", "Apple", "Plate", "Plate")
+    result = s.step(observation(), scene, [])
+    while result.state == SkillState.RUNNING:
+        assert result.action.action in ("Look Up", "Look Down")
+        result = s.step(observation(result.action.action), scene, [])
+    assert result.state == SkillState.FAILED and "not where believed" in result.reason
+    onto_counter = skill("PutObject", "Apple", "Apple", "CounterTop", "Counter").step(observation(), scene, [])
+    assert onto_counter.action is not None and onto_counter.action.action == "Place"
