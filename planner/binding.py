@@ -122,8 +122,7 @@ class Binder:
         """Every receptacle of a kind (any of them will do) seen in more than one frame, else
         the glimpsed ones (a dresser seen once in a kitchen is most likely a phantom); a
         placeholder if none is known."""
-        found = [k for k in self.state.present(lambda t: kind(t) and knowledge.has(t, "receptacle"))
-                 if not self.history.gone(k)]  # (one given up since the state was built: ``History.put_planned``)
+        found = [k for k in self.state.present(lambda t: kind(t) and knowledge.has(t, "receptacle"))]
         if not found:
             if label in self.history.not_found:
                 raise GoalError(f"no {label} to be found: searched everywhere it could be", label)

@@ -12,7 +12,7 @@ put), types a search did not find, where clicks found nothing to act on (a new i
 of the type met there is that phantom again, ``SAME_PHANTOM``), instances the Commander
 asked to have washed or heated again after each of ``REDONE_LIMIT`` times (not the thing meant),
 and receptacles the Commander asked for a put onto again after each of ``REPUT_LIMIT`` puts
-there (``put_said_again``: not the receptacle meant).
+there (``_doubt_puts``: not the receptacle meant).
 """
 
 from __future__ import annotations
@@ -90,12 +90,9 @@ class History:
     # dialogue step index -> the earlier index of the same put it repeats, said again before
     # the Follower had done that one (a reminder: it shares that put's baseline, ``remind``)
     reminders: dict[int, int] = field(default_factory=dict)
-    # dialogue step index -> the earlier index of the same put it repeats, said again after
-    # the Follower had done that one (one more, or that one landed elsewhere: ``put_said_again``)
-    said_again: dict[int, int] = field(default_factory=dict)
-    # (index, subgoal) of a put said in dialogue -> how many actions the Follower had taken
-    # when it was first planned: the puts since are the ones done for it
-    put_marks: dict[tuple[int, object], int] = field(default_factory=dict)
+    # dialogue step index -> how many actions the Follower had taken when it was said: the
+    # puts since are the ones it did after hearing it (``_doubt_puts``)
+    heard_at: dict[int, int] = field(default_factory=dict)
     # whole type -> how many wholes of it the Belief held sliced when a slice step was said
     # again while the Follower believed it done (None until the next slice step is planned):
     # slice steps of that type then hold only once more are sliced
@@ -108,38 +105,34 @@ class History:
         the coffee machine." said again before the Follower had fetched the mug asked for a
         second mug in the one-mug coffee machine; it swapped mugs in and out for 600 steps).
         Said again once that put is done, it asks for one more ("Put two slices of potato on
-        the plate." until the second is there)."""
+        the plate." until the second is there). Either way the puts the Follower did since it
+        was said last did not do (``_doubt_puts``)."""
         def done(j: int) -> bool:  # a reminder is done with the put it repeats
             first = self.reminders.get(j, j)
             return first < first_pending or first == carried_out
 
         for i in range(known, len(steps)):
+            self.heard_at[i] = len(self.actions)
             if steps[i].action != "PutObject":
                 continue
-            repeated = next((j for j in range(i) if steps[j] == steps[i] and not done(j)), None)
+            earlier = [j for j in range(i) if steps[j] == steps[i]]
+            if earlier:
+                self._doubt_puts(steps[i], self.heard_at.get(earlier[-1], 0))
+            repeated = next((j for j in earlier if not done(j)), None)
             if repeated is not None:
                 self.reminders[i] = self.reminders.get(repeated, repeated)
-            elif (earlier := [j for j in range(i) if steps[j] == steps[i]]):
-                self.said_again[i] = self.reminders.get(earlier[-1], earlier[-1])
 
-    def put_planned(self, key: tuple[int, Subgoal], is_item: Callable[[str], bool],
-                    is_receptacle: Callable[[str], bool]) -> None:
-        """The put step ``key`` (its index and it) is planned for the first time. If the
-        Commander said it again after the Follower had done it (``said_again``), the
-        receptacles of its kind the Follower put a thing of its kind onto since the earlier
-        one was planned are doubted: after ``REPUT_LIMIT`` such steps one is not the
-        receptacle meant (a phantom, or one the clicks miss: TATC 0240's puts on the plate in
-        the sink landed in the basin under it) and is left out (``gone``). A step said again
-        before it was done is a reminder (``remind``), not a doubt; one said again after it
-        was done asks for one more as well."""
-        index, step = key
-        self.put_marks[key] = len(self.actions)
-        earlier = self.said_again.get(index)
-        since = self.put_marks.get((earlier, step)) if earlier is not None else None
-        if since is None:
-            return
-        onto = {target for op, item, target in self.actions[since:] if op == "put" and item and target
-                and is_item(instance_type(item)) and is_receptacle(instance_type(target))}
+    def _doubt_puts(self, step: Subgoal, since: int) -> None:
+        """The put ``step`` said again: the receptacles of its kind that the Follower put a
+        thing of its kind onto since it was said last (the ``since``-th action on) did not
+        do (the Commander saw no such put). After ``REPUT_LIMIT`` such steps one is not the
+        receptacle meant (a phantom, or one the clicks miss) and is left out (``gone``)."""
+        def of(name: str | None) -> Callable[[str], bool]:
+            return lambda key: bool(name) and knowledge.is_kind(instance_type(key), name)
+
+        item_kind, receptacle_kind = of(step.object), of(step.receptacle)
+        onto = {target for op, item, target in self.actions[since:]
+                if op == "put" and item and target and item_kind(item) and receptacle_kind(target)}
         for target in onto:
             self.reput[target] += 1
 

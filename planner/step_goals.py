@@ -52,8 +52,6 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
     if sub.action in ("PutObject", "PourObject"):
         if not sub.receptacle:
             raise GoalError(f"the step {sub.action} {sub.object} names no receptacle")
-        if sub.action == "PutObject" and key not in b.history.put_marks:  # said again: the receptacles put onto are doubted
-            b.history.put_planned(key, kind, kind_of(sub.receptacle))
         targets = b.receptacles(kind_of(sub.receptacle), sub.receptacle) if sub.action == "PutObject" else \
             b.objects(kind_of(sub.receptacle), 1, sub.receptacle)
         if sub.action == "PourObject":  # what is poured may have to be filled first (at a basin)

@@ -8,6 +8,7 @@ from test_planner_problem import actions, planner
 
 from contracts.language import Subgoal
 from contracts.planning import Goal, LowLevelAction, PlannerState, SkillFailure
+from planner.history import History
 from planner.symbolic import symbolic_state
 
 
@@ -196,3 +197,26 @@ def test_a_receptacle_put_onto_while_the_put_is_said_again_is_left_out():
     again = p.plan(Goal(None, (put, put, put)), belief([counter, *bowls, *slices.values()]))
     assert p.history.gone(first)
     assert [r for a, o, r in actions(again) if a == "PutObject"] == [({"Bowl#1", "Bowl#2"} - onto).pop()]
+
+
+def test_puts_done_before_a_reminder_of_the_step_count_against_their_receptacle():
+    """TATC 0145 again: "Put a slice of potato in the bowl." said while the Follower was still
+    on "Place two slices ..." is a reminder; the puts onto the "bowl" since it was said last
+    count against that bowl all the same, and a reminder with no put since counts nothing."""
+    h = History()
+    put = Subgoal("PutObject", "PotatoSliced", "Bowl")
+    scene = belief([("Bowl#1", "Bowl", (0.0, 1.0, 1.0), None, {}),
+                    ("PotatoSliced#1", "PotatoSliced", (0.0, 1.0, 1.0), "Bowl#1", {})])
+    h.remind((put,), 0, 0, None)
+
+    def said(times: int) -> None:
+        h.remind((put,) * times, times - 1, 0, None)  # the Follower still on the first
+
+    h.record(LowLevelAction("PutObject", {}, "PotatoSliced#1", "Bowl#1"), scene)
+    said(2)
+    assert h.reminders == {1: 0} and h.reput["Bowl#1"] == 1
+    said(3)  # no put since
+    assert h.reput["Bowl#1"] == 1 and not h.gone("Bowl#1")
+    h.record(LowLevelAction("PutObject", {}, "PotatoSliced#1", "Bowl#1"), scene)
+    said(4)
+    assert h.gone("Bowl#1")
