@@ -352,9 +352,10 @@ def test_an_enclosure_above_the_view_is_looked_at_before_the_put():
 
 
 def test_a_put_onto_a_movable_receptacle_believed_but_unseen_does_not_click_its_box():
-    """A plate believed where the Follower put it (in the sink) but not detected there: 11 of
-    12 puts at its believed box landed on the counter or the basin beside it, and succeeded
-    (TATC valid_unseen 0123, 0240, 0242), so the Follower believed the slice on the plate.
+    """A plate believed where the Follower put it (in the sink) but not detected there: none
+    of 11 puts at its believed box was under the plate, and 6 landed on the counter or the
+    basin beside it and succeeded (TATC valid_unseen 0123, 0240, 0242), so the Follower
+    believed the slice on the plate.
     It looks for the plate and gives the put up (not where believed); a fixed receptacle's
     believed box is still clicked."""
     scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {"inferred": True}),
