@@ -266,6 +266,25 @@ def test_an_instance_given_up_as_missing_is_tried_again_once_seen_elsewhere():
     assert not history.missing_at
 
 
+def test_a_phantom_whose_clicks_found_nothing_twice_is_not_tried_again_when_its_position_wanders():
+    """TATC 0264: a "knife" on the counter whose clicks found nothing to act on in two skills
+    was re-estimated 0.28 m away and tried again after each give-up (24 failed pickups, to
+    the failed-action limit). After ``IN_VAIN_LIMIT`` such skills a move frees it no more
+    than a retelling does; after one, it still does."""
+    from contracts.belief import ObjectMemory
+    from planner.history import IN_VAIN_LIMIT, MOVED
+
+    memory = ObjectMemory()
+    knife = memory.add("Knife", (-0.3, 1.1, 2.24))
+    history = History()
+    for skills in range(1, IN_VAIN_LIMIT + 1):
+        history.failed("pickup", knife.key, "nothing to act on: not where believed")
+        history.seen_elsewhere(memory.instances)
+        knife.position = (-0.3 - 2 * MOVED * (skills % 2), 1.0, 2.24)  # re-estimated elsewhere
+        history.seen_elsewhere(memory.instances)
+        assert history.gone(knife.key) == (skills >= IN_VAIN_LIMIT)
+
+
 def test_a_phantom_detected_again_as_a_new_instance_is_given_up_like_the_first():
     """Clicks on a "knife" in the toaster's slots found nothing to act on; the detector sees
     it there again, as a new instance: it is the same phantom. A knife elsewhere is not,
