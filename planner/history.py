@@ -160,6 +160,11 @@ class History:
         """Has an interaction of the Follower's acted on ``key`` (as the object or the target)?"""
         return any(not op.endswith("?") and key in (item, target) for op, item, target in self.actions)
 
+    def phantom(self, key: str) -> bool:
+        """Did clicks from ``IN_VAIN_LIMIT`` skills find nothing to act on in ``key``'s mask?
+        Then neither a retelling nor a move of its believed position brings it back."""
+        return self.clicked_in_vain[key] >= IN_VAIN_LIMIT
+
     def gone(self, key: str) -> bool:
         return self.missing[key] >= MISSING_LIMIT or self.redone[key] >= REDONE_LIMIT \
             or self.reput[key] >= REPUT_LIMIT
@@ -208,15 +213,12 @@ class History:
                 for item in (i for i in memory.values() if i.container == basin.key):
                     self._set(item.key, "cleaned")
                     self._filled(item, "water")
-        elif kind == "Microwave" and not inst.states.get("is_open"):
-            for item in inside:
+        elif kind in ("Microwave", "Toaster") and not inst.states.get("is_open"):
+            for item in inside:  # toasted too: hot, as the domain's toast says (not only the Belief's "cooked")
                 self._set(item.key, "heated")
         elif kind == "CoffeeMachine":
             for item in inside:
                 self._filled(item, "coffee")
-        elif kind == "Toaster":  # toasted: hot, as the domain's toast says (not only the Belief's "cooked")
-            for item in inside:
-                self._set(item.key, "heated")
         elif kind in ("StoveBurner", "StoveKnob"):
             burners = [inst] if kind == "StoveBurner" else [b for b in memory.values() if b.object_type == "StoveBurner"]
             for burner in burners:
@@ -273,7 +275,7 @@ class History:
             if key not in self.missing_at and self.clicked_in_vain[key]:
                 self.in_vain_at.append((instance.object_type, instance.position, self.clicked_in_vain[key]))
             where = self.missing_at.setdefault(key, instance.position)
-            if math.dist(where, instance.position) > MOVED and self.clicked_in_vain[key] < IN_VAIN_LIMIT:
+            if math.dist(where, instance.position) > MOVED and not self.phantom(key):
                 del self.missing[key], self.missing_at[key]
         self._phantoms_again(memory)
 
@@ -301,8 +303,7 @@ class History:
         self.retold |= self.not_found & set(object_types)
         self.not_found -= set(object_types)
         for counter in (self.missing, self.misclicks):
-            for key in [k for k in counter if instance_type(k) in object_types
-                        and self.clicked_in_vain[k] < IN_VAIN_LIMIT]:
+            for key in [k for k in counter if instance_type(k) in object_types and not self.phantom(k)]:
                 del counter[key]
         if forget_flags:
             self.doubted |= set(object_types)  # the Belief's "clean" (the Follower's own doing) is doubted too
