@@ -9,8 +9,9 @@ and the mask snapped to the frame's edges (``perception.mask_edges``) and thresh
 ``focus_threshold``, unless another class's box scores higher in the same place (the
 mapper lets such a weak detection only confirm what it expects). Thin utensils the network takes for one another (``LOOKALIKES``) are one utensil where two
 of their boxes coincide, of the higher-scoring type, whatever the scores.
-A frame seen again (after a question, a refused Stop or a failed action) is not run through
-the network again: the last frame's output is kept. Symbolic runs (no frames) see nothing.
+A frame seen again (after a question, a refused Stop or a failed action, a turn undone, a walk
+back) is not run through the network again: the outputs of the last ``frame_cache`` distinct
+frames are kept (``perception.frame_cache``). Symbolic runs (no frames) see nothing.
 Weights come from a file (default: the shipped ``perception/weights/maskrcnn.pt``), read
 with ``torch.load(..., weights_only=True)``; a missing or damaged file is one line naming
 it and the commands that make it. With the shipped weights the class of every region is
@@ -43,6 +44,7 @@ from perception.fine_segmenter import (
     refined_masks,
     region_boxes,
 )
+from perception.frame_cache import FrameCache
 from perception.mask_edges import snapped_masks
 from perception.maskrcnn_model import (
     DEFAULT_WEIGHTS,
@@ -81,6 +83,8 @@ class MaskRCNNPerception(Perception):
         # a fine segmenter file fitted to ``weights``; "" = the shipped one with the shipped
         # weights (none with other weights), "none" = the small things left to the network
         fine_segmenter: str = ""
+        # distinct frames whose outputs are kept and reused when the frame is seen again (0: none)
+        frame_cache: int = field(default=256, metadata={"range": (0, 100000)})
 
     def __init__(self, params: Params | None = None) -> None:
         self.params = params or self.Params()
@@ -124,12 +128,12 @@ class MaskRCNNPerception(Perception):
         self.fine = self.fine_config = None
         self.weights_sha256 = ""
         self.tap = FeatureTap(self.model)
-        self._last: tuple[np.ndarray, float, dict[str, np.ndarray]] | None = None
+        self.frames = FrameCache(self.params.frame_cache)
 
     def attach_fine(self, path: Path | None) -> None:
         """Add the regions of the fine segmenter file ``path`` (``None``: none) to the
         proposals; the file must be fitted to this module's weights."""
-        self._last = None
+        self.frames.clear()
         if path is None:
             self.fine = self.fine_config = None
             self.meta.pop("fine_segmenter", None)
@@ -138,19 +142,20 @@ class MaskRCNNPerception(Perception):
         self.meta = {**self.meta, "fine_segmenter": {"file": str(path), **fine_meta}}
 
     def _predicted(self, rgb: np.ndarray, floor: float) -> dict[str, np.ndarray]:
-        """``predict``'s output, computed again only when the frame or the floor changed: a
-        question, a refused Stop or a failed action leaves the view as it was."""
-        last = self._last
-        if last is not None and last[1] == floor and np.array_equal(last[0], rgb):
-            return last[2]
-        out = self.predict(rgb, floor=floor)
-        self._last = (rgb.copy(), floor, out)
+        """``predict``'s output with the masks cut at ``mask_threshold`` (booleans), from the
+        frame cache when this frame was seen lately with this floor."""
+        key = self.frames.key(rgb, floor)
+        out = self.frames.get(key)
+        if out is None:
+            out = self.predict(rgb, floor=floor)
+            out = {**out, "masks": out["masks"] >= self.params.mask_threshold}
+            self.frames.put(key, out)
         return out
 
     def reset(self, context: ModuleContext) -> None:
         super().reset(context)
         self._set_threads()
-        self._last = None
+        self.frames.clear()
 
     def _set_threads(self) -> None:
         """torch's and OpenCV's (the masks' guided filter) CPU threads: ``params.threads``."""
@@ -224,13 +229,12 @@ class MaskRCNNPerception(Perception):
         lookalike = _outranked(out, among=np.array([self.classes[int(label) - 1] in LOOKALIKES for label in out["labels"]],
                                                    dtype=bool))
         detections = []
-        for box, label, score, prob, other, mistaken in zip(out["boxes"], out["labels"], out["scores"], out["masks"],
+        for box, label, score, mask, other, mistaken in zip(out["boxes"], out["labels"], out["scores"], out["masks"],
                                                             outranked, lookalike, strict=True):
             object_type = self.classes[int(label) - 1]
             if mistaken or (score < self.params.score_threshold
                             and not (object_type in focus and score >= self.params.focus_threshold and not other)):
                 continue
-            mask = prob >= self.params.mask_threshold
             if not mask.any():
                 continue
             x0, y0, x1, y1 = (float(v) for v in np.clip(box, 0, [w, h, w, h]))
