@@ -83,6 +83,10 @@ class InteractSkill(Skill):
         self.looked: set[float] = set()
         self.aims = 0  # looks taken to bring the target to the view's middle (``_aim``)
         self.reach: float | None = None  # set from the target's height on the first step
+        # the nearest reach from whose pose the target did not show: no farther pose is tried
+        # when a nearer one is unreachable (closer by 0.4, farther by 0.25 again and again: TATC
+        # valid_unseen 0120 looked up and down at an unseen faucet for 600 steps)
+        self.unseen_at = math.inf
         self.scanning = self.hold = False
         self.avoid: list[tuple[float, float]] = list(history.avoid.get(self.target or "", ()))
         self.queue: list[str] = []  # recovery actions to take before the subgoal's own (e.g. "Open")
@@ -116,7 +120,8 @@ class InteractSkill(Skill):
             if nav.state == NavigationState.MOVING and nav.action:
                 return SkillStep.act(LowLevelAction(nav.action))
             if nav.state == NavigationState.UNREACHABLE:
-                if self.reach < REACH + 0.4:  # a farther pose may still reach it
+                # a farther pose may still reach it, but not one as far as where it did not show
+                if self.reach < REACH + 0.4 and self.reach + 0.25 < self.unseen_at - 1e-6:
                     self.reach += 0.25
                     return self.step(observation, belief, detections)
                 return SkillStep.fail(f"{self.target} is unreachable: {nav.reason}")
@@ -141,6 +146,7 @@ class InteractSkill(Skill):
             if look is not None:
                 return SkillStep.act(LowLevelAction(look))
             if self.reach > 0.6:  # try again from closer
+                self.unseen_at = min(self.unseen_at, self.reach)
                 self.reach, self.scanning, self.looked = self.reach - 0.4, False, set()
                 return self.step(observation, belief, detections)
             return SkillStep.fail(f"{self.target} is not visible from where it should be: not where believed")

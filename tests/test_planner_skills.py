@@ -8,7 +8,7 @@ import numpy as np
 from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, kitchen, observation
 
 from contracts.language import Subgoal
-from contracts.navigation import NavigationGoal
+from contracts.navigation import NavigationGoal, NavigationState, NavigationStep
 from contracts.planning import PlannedSubgoal, SkillState
 from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
 from planner.history import History
@@ -151,6 +151,34 @@ def test_target_not_where_believed_scans_then_fails_and_is_remembered():
     history.failed("pickup", "Apple", result.reason)
     history.failed("pickup", "Apple", result.reason)
     assert history.gone("Apple")
+
+
+class NoNearerPoseNavigator(ArrivedNavigator):
+    """Arrives (the target is not detected there) only when the reach asked for is at least
+    ``nearest``; nearer, no pose is on the map."""
+
+    def __init__(self, nearest: float) -> None:
+        self.nearest, self.reaches = nearest, []
+
+    def step(self, observation, belief, goal):
+        self.reaches.append(round(goal.reach, 2))
+        if goal.reach < self.nearest:
+            return NavigationStep(NavigationState.UNREACHABLE, reason="no path to it over the map")
+        return super().step(observation, belief, goal)
+
+
+def test_a_target_unseen_from_a_pose_is_not_walked_back_to_from_a_nearer_unreachable_one():
+    # TATC valid_unseen 0120: closer by 0.4 (not seen), farther by 0.25 (nearer was unreachable),
+    # again and again: 600 steps of looking up and down at an unseen faucet
+    navigator = NoNearerPoseNavigator(0.8)
+    s = InteractSkill(PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Faucet"), navigator, CAMERA, History())
+    scene = belief(kitchen())
+    result, actions = s.step(observation(), scene, []), 0
+    while result.state == SkillState.RUNNING and actions < 100:
+        actions += 1
+        result = s.step(observation(result.action.action), scene, [])
+    assert result.state == SkillState.FAILED and actions < 20
+    assert max(navigator.reaches[1:]) < REACH  # never back to where it did not show
 
 
 def _until_it_stops(s: InteractSkill, scene, dets, every_outcome):
