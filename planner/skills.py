@@ -5,7 +5,8 @@ detection and clicks inside its mask, then reads the result in the next observat
 recovery: a put into a closed receptacle opens it first and puts again; an action on a
 state that already holds ("already open") counts as done; a click that missed is retried
 elsewhere in the mask and closer (bounded: ``MAX_RETRIES``); a target it cannot see on
-arrival is looked for by looking up and down; an enclosure acted on (opened, put into) that
+arrival is looked for by looking up and down, then from closer (never again from as far as
+a pose that did not show it); an enclosure acted on (opened, put into) that
 lies wholly above or below the view is looked at first (``OFF_AXIS``); a full hand, an
 unreachable target or a target that is not where believed ends the skill with a reason, and
 the planner replans (``History`` remembers the miss); so does a target a hint has moved into a
