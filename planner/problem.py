@@ -164,8 +164,8 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
         args = fact[1:]
         if all(a in chosen for a in args):
             init.append("(" + " ".join((fact[0], *(names[a] for a in args))) + ")")
-    for key in keys:
-        if key in history.full:
+    for key in keys:  # a receptacle a put found full takes one thing at a time (a one-slot one has the fact)
+        if key in history.full and not state.holds("single", key):
             init.append(f"(single {names[key]})")
     pickups = [k for k in keys if state.holds("pickupable", k)]
     receptacles = [k for k in keys if state.holds("receptacle", k)]

@@ -338,3 +338,16 @@ def test_a_tool_of_every_kind_the_need_takes_is_in_the_problem_however_many_of_a
                     ("Potato", "Potato", (1.0, 0.9, 1.0), None, {})])
     plan = planner().plan(Goal(TaskSpec(teach_task="Boil X", teach_params={"X": "Potato"})), scene)
     assert ("PickupObject", "Pot", None) in actions(plan) or ("PutObject", "Potato", "Pot") in actions(plan)
+
+
+def test_a_one_slot_receptacle_found_full_is_one_slot_once_in_the_problem():
+    """Fast Downward warned "Atom single(o17) is specified twice" for a toaster a put found full."""
+    scene = belief(kitchen(more=[("Toaster", "Toaster", (1.0, 1.0, 1.0), "Counter", {"is_toggled": False})]))
+    history = History()
+    history.full.add("Toaster")
+    state = symbolic_state(scene, history)
+    goal = compile_goal(COFFEE, state, history)
+    goal.keys.add("Toaster")
+    problem = build_problem(state, goal, history)
+    name = next(n for n, k in problem.keys.items() if k == "Toaster")
+    assert problem.text.count(f"(single {name})") == 1
