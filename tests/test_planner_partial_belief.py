@@ -285,31 +285,6 @@ def test_a_phantom_whose_clicks_found_nothing_twice_is_not_tried_again_when_its_
         assert history.gone(knife.key) == (skills >= IN_VAIN_LIMIT)
 
 
-def test_an_instance_given_up_twice_where_believed_stays_out_when_retold_until_believed_elsewhere():
-    """TATC valid_unseen 0122: a bread slice in the toaster's slots the detector does not see was
-    walked to after each "Toast a slice of bread.", given up again each time (9 times); 0120 a
-    faucet behind a wall. A retelling frees an instance given up once; one given up twice stays
-    out (the plan looks for another), until memory believes it elsewhere."""
-    from contracts.belief import ObjectMemory
-    from planner.history import GIVEN_UP_LIMIT, MOVED
-
-    memory = ObjectMemory()
-    slice_ = memory.add("BreadSliced", (0.9, 1.0, 0.3))
-    history = History()
-    for times in range(1, GIVEN_UP_LIMIT + 1):
-        history.failed("pickup", slice_.key, f"{slice_.key} is unreachable: not seen from 3 poses")
-        history.seen_elsewhere(memory.instances)
-        assert history.gone(slice_.key)
-        history.reconsider(frozenset({"BreadSliced"}))
-        assert history.gone(slice_.key) == (times >= GIVEN_UP_LIMIT)
-    slice_.position = (0.9 + 2 * MOVED, 1.0, 0.3)  # seen (or hinted) elsewhere
-    history.seen_elsewhere(memory.instances)
-    assert not history.gone(slice_.key)
-    history.failed("pickup", slice_.key, f"{slice_.key} is unreachable: not seen from 3 poses")
-    history.reconsider(frozenset({"BreadSliced"}))
-    assert not history.gone(slice_.key)  # given up once where it is believed now
-
-
 def test_a_phantom_detected_again_as_a_new_instance_is_given_up_like_the_first():
     """Clicks on a "knife" in the toaster's slots found nothing to act on; the detector sees
     it there again, as a new instance: it is the same phantom. A knife elsewhere is not,
