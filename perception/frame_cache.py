@@ -36,10 +36,10 @@ class CachedFrame:
 
     @classmethod
     def of(cls, out: dict[str, np.ndarray]) -> CachedFrame:
-        masks = np.asarray(out["masks"], dtype=bool)
-        shape = (int(masks.shape[1]), int(masks.shape[2])) if masks.ndim == 3 else (0, 0)
-        return cls(out["boxes"].copy(), out["labels"].copy(), out["scores"].copy(),
-                   np.packbits(masks.reshape(len(masks), shape[0] * shape[1]), axis=1), shape)
+        masks = np.asarray(out["masks"], dtype=bool)  # N x H x W
+        h, w = masks.shape[1:]
+        return cls(out["boxes"], out["labels"], out["scores"], np.packbits(masks.reshape(len(masks), h * w), axis=1),
+                   (h, w))
 
     def output(self) -> dict[str, np.ndarray]:
         h, w = self.mask_shape
@@ -53,7 +53,7 @@ class FrameCache:
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._entries: OrderedDict[tuple[bytes, float], CachedFrame] = OrderedDict()
-        self.hits = self.misses = 0
+        self.hits = 0  # frames answered from here
 
     def clear(self) -> None:
         self._entries.clear()
@@ -67,7 +67,6 @@ class FrameCache:
     def get(self, key: tuple[bytes, float]) -> dict[str, np.ndarray] | None:
         entry = self._entries.get(key)
         if entry is None:
-            self.misses += 1
             return None
         self.hits += 1
         self._entries.move_to_end(key)
