@@ -196,7 +196,7 @@ class PddlPlanner(SubgoalPlanner):
         if stands and self.steps and self._still_valid(belief) and (self.params.replan is False or failure is None):
             return Plan(tuple(self.steps), self._status(self.steps, failure))
         try:
-            steps, reason = self._solve_next(goal, belief)
+            steps, reason = self._solve_or_release(goal, belief)
         except GoalError as error:
             return Plan((), PlannerStatus(PlannerState.FAILING, error.missing, reason=str(error),
                                           failures=failure.failures if failure else 0))
@@ -206,6 +206,21 @@ class PddlPlanner(SubgoalPlanner):
         if not steps:
             return Plan.idle("the goal holds")
         return Plan(tuple(steps), self._status(steps, failure))
+
+    def _solve_or_release(self, goal: Goal, belief: Belief) -> tuple[list[PlannedSubgoal] | None, str]:
+        """``_solve_next``, once more with the instances kept out though retold tried again
+        when it finds no plan without them (``History.release_kept_out``)."""
+        where = self.subgoal_index, self.history.ending
+        try:
+            steps, reason = self._solve_next(goal, belief)
+        except GoalError:
+            if not self.history.release_kept_out():
+                raise
+        else:
+            if steps is not None or not self.history.release_kept_out():
+                return steps, reason
+        self.subgoal_index, self.history.ending = where
+        return self._solve_next(goal, belief)
 
     def _solve_next(self, goal: Goal, belief: Belief) -> tuple[list[PlannedSubgoal] | None, str]:
         """The task's plan; once the task holds as far as the Belief tells (or cannot be
