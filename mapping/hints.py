@@ -17,8 +17,10 @@ once that place has been in view open, within ``LOOKED_INTO`` and its middle at 
 1 m at eye level shows its door, not what is inside), or the navigator gave up on it (the
 mapper says so), for ``LOOKS`` frames without the object seen there, or once the navigator
 gave up on the hinted object itself there, the object is believed in the next place that
-fits, until none is left. A new answer about the object starts a new trail, which skips the
-places already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
+fits, until none is left. A hint that places the object where an instance of it is seen (or
+believed from the Follower's own doing) confirms that one: ``states["hint_confirmed"]`` counts
+those answers (the planner tries again what it gave up on there). A new answer about the
+object starts a new trail, which skips the places already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
 of several, and the first one opened was often another (TATC train: a "Which way is the
 cup?" followed one "Where is a cup?" in 24 of 37 answers).
 """
@@ -129,6 +131,8 @@ class HintBook:
         seen = _seen_in(kind, place, memory)
         if seen:  # the hint confirms an instance seen there: no unseen twin (a skill would look for it in vain)
             seen[0].confidence = max(seen[0].confidence, HINT_CONFIDENCE)
+            # counted: the planner tries again what it gave up on where the Commander says it is
+            seen[0].states["hint_confirmed"] = seen[0].states.get("hint_confirmed", 0) + 1
             return False
         # an earlier hint's: move it; not what the Follower believes from its own doing (the
         # slices it cut in the microwave were moved to another, TATC valid_unseen 0120)

@@ -73,6 +73,9 @@ class History:
     missing_at: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # where believed when given up
     given_up: Counter = field(default_factory=Counter)  # instance key -> times left out as missing where believed
     kept_out: set[str] = field(default_factory=set)  # of those given up ``GIVEN_UP_LIMIT`` times, kept out though retold
+    # of those left out ``GIVEN_UP_LIMIT`` times, the Commander's hints that had placed them where
+    # believed (the mapper's ``hint_confirmed``) when they were: one more frees them once
+    confirmed: dict[str, int] = field(default_factory=dict)
     full: set[str] = field(default_factory=set)
     not_found: set[str] = field(default_factory=set)
     retold: set[str] = field(default_factory=set)  # of not_found, spoken of again: searched for afresh, everywhere
@@ -283,6 +286,8 @@ class History:
                 continue
             if key not in self.missing_at and self.clicked_in_vain[key]:
                 self.in_vain_at.append((instance.object_type, instance.position, self.clicked_in_vain[key]))
+            if self._confirmed_again(instance):
+                continue
             where = self.missing_at.setdefault(key, instance.position)
             if math.dist(where, instance.position) > MOVED and not self.phantom(key):
                 del self.missing[key], self.missing_at[key]
@@ -300,6 +305,22 @@ class History:
             self.missing_at.pop(key, None)
         self.kept_out.clear()
         return bool(released)
+
+    def _confirmed_again(self, instance: ObjectInstance) -> bool:
+        """Is ``instance``, left out ``GIVEN_UP_LIMIT`` times where it is believed, placed there
+        by a hint of the Commander's since? Then it is tried once more (TATC valid_unseen 0242:
+        "There is a plate on the counter left of the garbage can.", the plate given up twice on
+        that counter, put on at the next try)."""
+        key = instance.key
+        if self.given_up[key] < GIVEN_UP_LIMIT or self.phantom(key):
+            return False
+        told = instance.states.get("hint_confirmed", 0)
+        if told <= self.confirmed.setdefault(key, told):
+            return False
+        del self.missing[key], self.confirmed[key]
+        self.missing_at.pop(key, None)
+        self.given_up[key] = GIVEN_UP_LIMIT - 1
+        return True
 
     def _phantoms_again(self, memory: dict[str, ObjectInstance]) -> None:
         """An instance first met (here) within ``SAME_PHANTOM`` of where clicks on one of
@@ -323,8 +344,8 @@ class History:
         burner beside the stove, retold by every "Turn on the stove." the Commander repeated,
         took 28 of a Boil Potato's 30 failed actions (TATC 0096); nor one left out as missing
         where it is believed ``GIVEN_UP_LIMIT`` times: it is kept out (``seen_elsewhere`` frees
-        it once it is believed elsewhere, ``release_kept_out`` when nothing can be planned
-        without it)."""
+        it once it is believed elsewhere, or once more when a hint places it where it is
+        believed; ``release_kept_out`` when nothing can be planned without it)."""
         self.retold |= self.not_found & set(object_types)
         self.not_found -= set(object_types)
         for counter in (self.missing, self.misclicks):

@@ -140,6 +140,7 @@ def test_a_hint_about_what_the_follower_cut_in_a_place_confirms_its_own_belief()
     for _ in range(LOOKS + 1):
         book.resolve(memory, shown=lambda place: True)
     assert memory.of_type("BreadSliced") == [cut] and cut.container == here.key and cut.position == here.position
+    assert cut.states["hint_confirmed"] == 1  # one answer confirmed it (the planner may try it again)
     cut.states.pop("inferred")  # believed from an earlier hint instead: followed on
     book.add([LocationHint("BreadSliced", "in", "Microwave")], Pose(0.0, 0.0, 0.0, 0.0))
     for _ in range(LOOKS + 1):

@@ -290,7 +290,8 @@ def test_an_instance_given_up_twice_where_believed_stays_out_when_retold_until_b
     walked to after each "Toast a slice of bread.", given up again each time (9 times); 0120 a
     faucet behind a wall. While another slice is left to try, a retelling frees an instance given
     up once; one given up twice stays out (the plan takes the other), until memory believes it
-    elsewhere."""
+    elsewhere, or once more for each hint that places it where it is believed (0242: the plate
+    on the counter, put on at the next try)."""
     from contracts.belief import ObjectMemory
     from planner.history import GIVEN_UP_LIMIT, MOVED
 
@@ -305,6 +306,13 @@ def test_an_instance_given_up_twice_where_believed_stays_out_when_retold_until_b
         history.reconsider(frozenset({"BreadSliced"}))
         history.seen_elsewhere(memory.instances)
         assert history.gone(slice_.key) == (times >= GIVEN_UP_LIMIT)
+    slice_.states["hint_confirmed"] = 1  # "There is a bread slice in the toaster.": where it is believed
+    history.seen_elsewhere(memory.instances)
+    assert not history.gone(slice_.key)  # tried once more
+    history.failed("pickup", slice_.key, f"{slice_.key} is unreachable: not seen from 3 poses")
+    history.reconsider(frozenset({"BreadSliced"}))
+    history.seen_elsewhere(memory.instances)
+    assert history.gone(slice_.key)  # given up again, no new hint: out
     slice_.position = (0.9 + 2 * MOVED, 1.0, 0.3)  # seen (or hinted) elsewhere
     history.seen_elsewhere(memory.instances)
     assert not history.gone(slice_.key)
