@@ -18,8 +18,9 @@ once that place has been in view open, within ``LOOKED_INTO`` and its middle at 
 mapper says so), for ``LOOKS`` frames without the object seen there, or once the navigator
 gave up on the hinted object itself there, the object is believed in the next place that
 fits, until none is left. A hint that places the object where an instance of it is seen (or
-believed from the Follower's own doing) confirms that one: ``states["hint_confirmed"]`` counts
-those answers (the planner tries again what it gave up on there). A new answer about the
+believed from the Follower's own doing) confirms that one, and one that places an instance
+believed from hints alone places it again: ``states["hint_confirmed"]`` counts those answers
+(the planner tries again what it gave up on there). A new answer about the
 object starts a new trail, which skips the places already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
 of several, and the first one opened was often another (TATC train: a "Which way is the
 cup?" followed one "Where is a cup?" in 24 of 37 answers).
@@ -131,8 +132,7 @@ class HintBook:
         seen = _seen_in(kind, place, memory)
         if seen:  # the hint confirms an instance seen there: no unseen twin (a skill would look for it in vain)
             seen[0].confidence = max(seen[0].confidence, HINT_CONFIDENCE)
-            # counted: the planner tries again what it gave up on where the Commander says it is
-            seen[0].states["hint_confirmed"] = seen[0].states.get("hint_confirmed", 0) + 1
+            _confirmed(seen[0])
             return False
         # an earlier hint's: move it; not what the Follower believes from its own doing (the
         # slices it cut in the microwave were moved to another, TATC valid_unseen 0120)
@@ -140,6 +140,7 @@ class HintBook:
         if believed:
             believed[0].position, believed[0].container = place.position, container
             instance = believed[0]
+            _confirmed(instance)  # (placed again where it was: TATC valid_seen 0048's plate, found at the third try)
         else:
             instance = memory.add(kind, place.position, confidence=HINT_CONFIDENCE, container=container)
         trail.place, trail.instance = place.key, instance.key
@@ -157,6 +158,12 @@ class HintBook:
         every = [k for k in fitting[0] if all(k in other for other in fitting[1:])]
         ordered = list(dict.fromkeys(every + [k for f in fitting for k in f]))
         return [memory.instances[k] for k in ordered if k not in trail.tried]
+
+
+def _confirmed(instance: ObjectInstance) -> None:
+    """Count a hint placing ``instance``: the planner tries again what it gave up on where the
+    Commander says it is (``planner.history.History``)."""
+    instance.states["hint_confirmed"] = instance.states.get("hint_confirmed", 0) + 1
 
 
 def shows_inside(place: ObjectInstance, distance: float, pose: Pose, camera: CameraIntrinsics) -> bool:

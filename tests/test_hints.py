@@ -148,6 +148,20 @@ def test_a_hint_about_what_the_follower_cut_in_a_place_confirms_its_own_belief()
     assert memory.of_type("BreadSliced") == [cut] and cut.container == there.key
 
 
+def test_a_hint_placing_a_thing_believed_from_hints_alone_again_is_counted():
+    """TATC valid_seen 0048: a plate believed on a counter from the Commander's hint, not seen
+    there from two walks, was found at the third; each new answer placing it there is counted
+    (the planner tries again what it gave up on where the Commander says it is)."""
+    memory = ObjectMemory()
+    memory.add("CounterTop", (1.0, 0.9, 1.0), times_seen=2)
+    for answers in (1, 2, 3):
+        book = HintBook()
+        book.add([LocationHint("Plate", "on", "CounterTop")], Pose(0.0, 0.0, 0.0, 0.0))
+        book.resolve(memory)
+        (plate,) = memory.of_type("Plate")
+        assert plate.states.get("hint_confirmed", 0) == answers - 1  # the first answer made it
+
+
 def test_a_plate_seen_on_the_counter_over_the_hinted_cabinet_is_not_the_one_in_it():
     memory = ObjectMemory()
     low = memory.add("Cabinet", (1.0, 0.45, 1.0), extent=(0.6, 0.7, 0.5), times_seen=1).key
