@@ -51,9 +51,9 @@ MOVED = 0.25  # metres: a missing instance seen this far from where it was belie
 SAME_PHANTOM = 0.2
 # times an instance may be left out as missing where it is believed (no goal pose showed it, no
 # pose reached it) before the Commander's retelling of its type no longer brings it back, unless
-# nothing can be planned without it (``release_kept_out``; a sighting or a hint that moves it
-# still does): TATC valid_unseen 0122 walked back to a bread slice in the toaster's slots the
-# detector does not see 9 times; 0120 to a faucet behind a wall
+# nothing can be planned without it (``release_kept_out``; a sighting elsewhere, or a hint that
+# moves it or places it there again, still does): TATC valid_unseen 0122 walked back to a bread
+# slice in the toaster's slots the detector does not see 9 times; 0120 to a faucet behind a wall
 GIVEN_UP_LIMIT = 2
 ACTION_OPS = {
     "Pickup": "pickup", "PickupObject": "pickup", "Place": "put", "PutObject": "put", "Open": "open",
