@@ -20,10 +20,10 @@ gave up on the hinted object itself there, the object is believed in the next pl
 fits, until none is left. A hint that places the object where an instance of it is seen (or
 believed from the Follower's own doing) confirms that one, and one that places an instance
 believed from hints alone places it again: ``states["hint_confirmed"]`` counts those answers
-(the planner tries again what it gave up on there). A new answer about the
-object starts a new trail, which skips the places already looked into. Cabinets and drawers come in rows: "the cabinet to your right" is one
-of several, and the first one opened was often another (TATC train: a "Which way is the
-cup?" followed one "Where is a cup?" in 24 of 37 answers).
+(the planner tries again what it gave up on there). A new answer about the object starts a
+new trail, which skips the places already looked into. Cabinets and drawers come in rows:
+"the cabinet to your right" is one of several, and the first one opened was often another
+(TATC train: a "Which way is the cup?" followed one "Where is a cup?" in 24 of 37 answers).
 """
 
 from __future__ import annotations
