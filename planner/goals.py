@@ -54,9 +54,15 @@ def _count(value, name: str) -> int:
         raise GoalError(f"task parameter {name} should be a number, got {value!r}") from None
 
 
-def _clean(b: Binder, kind_name: str, label: str | None = None) -> str:
+def _clean(b: Binder, kind_name: str, holding: tuple[str, ...] = ()) -> str:
+    """A clean container of a kind; with ``holding`` (piece types), the one with most of
+    those pieces in it first: the plate the Follower began to fill, not the nearest clean
+    one, which changed as it walked (TATC 0241 carried a potato slice from one plate to the
+    other and back 15 times)."""
     b.goal.needs.add("clean")
-    (key,) = b.objects(kind_of(kind_name), 1, label or kind_name, lambda k: [("not", "dirty", k)])
+    pieces = b.state.present(lambda t: t in holding) if holding else []
+    (key,) = b.objects(kind_of(kind_name), 1, kind_name,
+                       lambda k: [("not", "dirty", k), *(("in", p, k) for p in pieces)])
     return key
 
 
@@ -64,27 +70,28 @@ def _served(b: Binder, container: str, items: list[str], parts: list[str]) -> No
     parts += [lit("not", lit("dirty", container))] + [lit("within", i, container) for i in items]
 
 
-def _slices(b: Binder, kind: str, n: int, cooked: bool) -> tuple[list[str], list[str]]:
+def _slices(b: Binder, kind: str, n: int, cooked: bool, container: str) -> tuple[list[str], list[str]]:
+    """``n`` pieces of ``kind`` for a dish in ``container``: those already in it first."""
     if cooked:
         b.goal.needs.add("cook")
-    cond = (lambda k: [("cooked", k)]) if cooked else (lambda k: [])
-    keys = b.pieces(f"{kind}Sliced", n, cond)
+    keys = b.pieces(f"{kind}Sliced", n, lambda k: [("in", k, container), *([("cooked", k)] if cooked else [])])
     return keys, [lit("cooked", k) for k in keys] if cooked else []
 
 
 def _dish(b: Binder, container_kind: str, slices: list[tuple[str, int, bool]], toasts: int = 0) -> tuple[str, list[str]]:
     """A clean container holding the given slices (kind, count, cooked) and toast: its key and goal."""
-    container = _clean(b, container_kind)
+    container = _clean(b, container_kind, (("BreadSliced",) if toasts else ())
+                       + tuple(f"{kind}Sliced" for kind, n, _ in slices if n > 0))
     parts: list[str] = []
     items: list[str] = []
     if toasts:
         b.goal.needs.add("toast")
-        toast = b.pieces("BreadSliced", toasts, lambda k: [("cooked", k)])
+        toast = b.pieces("BreadSliced", toasts, lambda k: [("cooked", k), ("in", k, container)])
         items += toast
         parts += [lit("cooked", t) for t in toast]
     for kind, n, cooked in slices:
         if n > 0:
-            keys, conds = _slices(b, kind, n, cooked)
+            keys, conds = _slices(b, kind, n, cooked, container)
             items += keys
             parts += conds
     _served(b, container, items, parts)
