@@ -57,19 +57,34 @@ def took_another(before: Observation, after: Observation, target: Detection, det
     return other >= OWN_SHARE and other > own
 
 
-def landed_off(before: Observation, after: Observation, receptacle: Detection) -> np.ndarray | None:
+def landed_off(before: Observation, after: Observation, receptacle: Detection,
+               over: np.ndarray | None = None) -> np.ndarray | None:
     """The new pixels of a put (H x W bool) when most of its foot (the lowest new pixel of
     each column: what stands on a plate rises above the plate's pixels) lies off
-    ``receptacle``'s mask grown by ``CLICK_PATCH``; None when it landed on it or nothing can
-    be told (a receptacle's mask smaller than ``MASK_SHARE`` of the new pixels: a plate seen
-    as a sliver behind a tomato, TATC valid_unseen 0123)."""
+    ``receptacle``'s mask grown by ``CLICK_PATCH`` and off ``over`` (H x W bool: the pixels
+    whose point lies over the receptacle's believed footprint, ``over_footprint``: a plate
+    hidden but for a sliver by a lettuce on it showed none of the slice put beside the
+    lettuce, taken back and put again 15 times, TATC valid_unseen 0241); None when it landed
+    on it or nothing can be told (a receptacle's mask smaller than ``MASK_SHARE`` of the new
+    pixels: a plate seen as a sliver behind a tomato, TATC valid_unseen 0123)."""
     diff = frame_changes(before, after)
     if diff is None or diff.sum() < MIN_COMPARED or receptacle.mask.sum() < MASK_SHARE * diff.sum():
         return None
-    grown = _grown(receptacle.mask)
+    on = _grown(receptacle.mask) if over is None else _grown(receptacle.mask) | over
     cols = np.flatnonzero(diff.any(axis=0))
     rows = diff.shape[0] - 1 - np.argmax(diff[::-1, cols], axis=0)  # the lowest new pixel of each column
-    return diff if float(grown[rows, cols].mean()) < LANDED_SHARE else None
+    return diff if float(on[rows, cols].mean()) < LANDED_SHARE else None
+
+
+def over_footprint(points: np.ndarray, position: tuple[float, float, float],
+                   extent: tuple[float, float, float]) -> np.ndarray:
+    """H x W bool: the pixels whose point (``depth_to_points``; NaN: none) lies over the
+    horizontal footprint of a box (centre ``position``, size ``extent``) and no lower than
+    its bottom."""
+    half = np.array(extent) / 2
+    with np.errstate(invalid="ignore"):
+        return ((np.abs(points[..., 0] - position[0]) <= half[0]) & (np.abs(points[..., 2] - position[2]) <= half[2])
+                & (points[..., 1] >= position[1] - half[1]))
 
 
 def _kin(detected: str, meant: str) -> bool:

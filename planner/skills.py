@@ -30,7 +30,7 @@ from contracts.observation import Observation
 from contracts.perception import Detection
 from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
 from planner import knowledge
-from planner.changes import ClickView, landed_off, took_another, where_landed
+from planner.changes import ClickView, landed_off, over_footprint, took_another, where_landed
 from planner.clicking import (
     basin_inside,
     believed_detection,
@@ -221,6 +221,15 @@ class InteractSkill(Skill):
         points = depth_to_points(observation.depth, belief.pose, self.camera)
         return under_vessel(burners, seen, points, tuple(self.avoid))
 
+    def _over(self, observation: Observation, belief: Belief):
+        """The pixels whose point lies over the target's believed footprint (``over_footprint``;
+        None without depth or the target)."""
+        instance = belief.memory.instances.get(self.target or "")
+        if observation.depth is None or instance is None:
+            return None
+        return over_footprint(depth_to_points(observation.depth, belief.pose, self.camera), instance.position,
+                              instance.extent)
+
     def _believed_open(self, belief: Belief) -> bool:
         inst = belief.memory.instances.get(self.target or "")
         return inst is not None and bool(inst.states.get("is_open"))
@@ -273,7 +282,8 @@ class InteractSkill(Skill):
             if action.action == "Pickup" and took_another(view.before, observation, view.target, view.detections):
                 back_into = view.container  # None: put down wherever the click meets, the target not moved
                 return self._undo(action, LowLevelAction("Place", dict(action.target), back_into and self.target, back_into))
-            new = landed_off(view.before, observation, view.target) if action.action == "Place" and action.object_key \
+            new = landed_off(view.before, observation, view.target, self._over(observation, belief)) \
+                if action.action == "Place" and action.object_key \
                 and knowledge.has(view.target.object_type, "pickupable") else None  # a plate's edge, not a counter's
             if new is not None:
                 x, y = where_landed(new)
