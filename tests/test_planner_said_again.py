@@ -220,3 +220,23 @@ def test_puts_done_before_a_reminder_of_the_step_count_against_their_receptacle(
     h.record(LowLevelAction("PutObject", {}, "PotatoSliced#1", "Bowl#1"), scene)
     said(4)
     assert h.gone("Bowl#1")
+
+
+def test_toasting_said_as_heating_goes_to_the_toaster():
+    """The parser reads "Toast the bread slice." and "Warm up the bread slice in the toaster."
+    as HeatObject; a heat step went to the microwave (TATC valid_unseen 0223: FloorPlan10's,
+    over the stove, then hid the slice). Bread heated in the toaster or nowhere said is
+    toasted; heated in the microwave, it is heated there."""
+    scene = belief([("Counter", "CounterTop", (0.0, 0.9, 1.0), None, {}),
+                    ("Toaster#1", "Toaster", (0.3, 1.0, 1.0), "Counter", {"is_toggled": False}),
+                    ("Microwave#1", "Microwave", (-0.4, 1.1, 1.2), "Counter", {"is_open": False, "is_toggled": False}),
+                    ("Knife#1", "Knife", (-0.2, 1.0, 1.0), "Counter", {}),
+                    ("Bread#1", "Bread", (0.1, 1.0, 1.0), "Counter", {})])
+    for said in (Subgoal("HeatObject", "BreadSliced"), Subgoal("HeatObject", "BreadSliced", "Toaster"),
+                 Subgoal("HeatObject", "Bread")):
+        steps = actions(planner().plan(Goal(None, (said,)), scene))
+        assert ("SliceObject", "Bread#1", None) in steps and ("ToggleObjectOn", "Toaster#1", None) in steps
+        assert any(action == "PutObject" and receptacle == "Toaster#1" for action, _, receptacle in steps)
+        assert not any(key == "Microwave#1" or receptacle == "Microwave#1" for _, key, receptacle in steps)
+    heat = actions(planner().plan(Goal(None, (Subgoal("HeatObject", "BreadSliced", "Microwave"),)), scene))
+    assert ("ToggleObjectOn", "Microwave#1", None) in heat and ("ToggleObjectOn", "Toaster#1", None) not in heat
