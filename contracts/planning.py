@@ -189,6 +189,12 @@ class Skill(ABC):
         """The next action, or SUCCEEDED / FAILED. ``observation`` carries the result of
         the action this skill returned last."""
 
+    def finished_by_last_action(self, observation: Observation, belief: Belief) -> bool:
+        """Asked when the Follower drops this skill for new instructions, before it does:
+        did the action this skill returned last (its result in ``observation``) finish the
+        subgoal? A skill that reads its outcomes records them here too. Default: no."""
+        return False
+
 
 class Planner(ABC):
     """Goal + Belief -> Plan; planned step -> Skill. ``reset`` starts an episode."""

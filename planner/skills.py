@@ -194,6 +194,13 @@ class InteractSkill(Skill):
         self.pending, self.undoing = undo, True
         return SkillStep.act(undo)
 
+    def finished_by_last_action(self, observation: Observation, belief: Belief) -> bool:
+        """The outcome of the pending click, read (and recorded) before the skill is dropped
+        for new instructions: done, or not (a recovery it would have taken is dropped too)."""
+        if self.pending is None:
+            return False
+        return self._outcome(observation, belief) == SkillStep.done()
+
     def _step_aside(self, move: tuple[str, float], hold: bool) -> SkillStep:
         """One step (``better_view``, ``free_spot``: the move and the distance to the target
         from where it leads) to a better view; with ``hold``, the skill clicks from there

@@ -7,7 +7,7 @@ from __future__ import annotations
 from agent.followers.modular import MAX_RETRIES, MAX_STALLS, ModularFollower
 from contracts.belief import Belief, GridMap, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose
-from contracts.language import Parser, Subgoal, TaskSpec
+from contracts.language import Intent, Parser, Subgoal, TaskSpec
 from contracts.mapping import Mapper
 from contracts.navigation import Navigator
 from contracts.observation import FollowerBriefing, ModuleContext, Observation, Utterance
@@ -97,9 +97,9 @@ class ScriptedPlanner(Planner):
         return ScriptedSkill(self.skills.pop(0))
 
 
-def follower(planner, suite="tatc", goal="Put a mug away.", **params):
+def follower(planner, suite="tatc", goal="Put a mug away.", parser=None, **params):
     manager = RuleDialogueManager(RuleDialogueManager.Params(**{"explore_budget": 0, **params}))  # asks where at once
-    f = ModularFollower({"parser": GoalParser(), "perception": NoPerception(), "mapper": RecordingMapper(),
+    f = ModularFollower({"parser": parser or GoalParser(), "perception": NoPerception(), "mapper": RecordingMapper(),
                          "planner": planner, "dialogue_manager": manager})
     f.reset(FollowerBriefing(suite, goal), CONTEXT)
     return f
@@ -211,3 +211,45 @@ def test_a_plan_lost_with_a_failed_put_looks_for_its_receptacle_afresh():
     assert f.act(observe()).action == "Turn Left"  # not Stop until the turn limit (TATC 0003)
     assert planner.told_types == [frozenset({"Mug", "SinkBasin"})]
     assert f.navigator.reconsidered == [frozenset({"Mug", "SinkBasin"})]
+
+
+class StepParser(GoalParser):
+    def parse(self, utterance, context=None):
+        return [Intent("instruction", subgoals=(Subgoal("PutObject", "Mug", "SinkBasin"),), text=utterance)]
+
+
+class FinishingSkill(ScriptedSkill):
+    def __init__(self, script, finished):
+        super().__init__(script)
+        self.finished = finished
+
+    def finished_by_last_action(self, observation, belief):
+        return self.finished and observation.last_action_success
+
+
+class GoalsPlanner(ScriptedPlanner):
+    def __init__(self, finished):
+        super().__init__(skills=[[SkillStep.act(LowLevelAction("Pickup", {"x": 0.5, "y": 0.5}, "Mug#1"))]])
+        self.finished, self.goals = finished, []
+
+    def plan(self, goal, belief, failure=None):
+        self.goals.append(goal)
+        return Plan((STEP,), PlannerStatus(PlannerState.ACTING, "Mug"))
+
+    def skill(self, step, belief, navigator):
+        return FinishingSkill(self.skills.pop(0) if self.skills else [SkillStep.act(LowLevelAction("Turn Left"))],
+                              self.finished)
+
+
+def test_a_step_finished_as_new_words_come_is_reported_on_the_goal_it_was_for():
+    """TATC 0223: "Warm up the bread slice in the toaster." came as the first slice went in;
+    the skill was dropped unheard, the step planned afresh took a raw slice, and three more
+    were toasted. The planner hears first, on the old goal, that the step was done."""
+    for finished in (True, False):
+        planner = GoalsPlanner(finished)
+        f = follower(planner, parser=StepParser(), stuck=False)
+        assert f.act(observe()).action == "Pickup"
+        f.act(observe("Pickup", heard=["Put the mug in the sink."]))
+        first, *later = planner.goals
+        assert later[-1] != first and later[-1].subgoals
+        assert later[:-1] == ([first] if finished else [])

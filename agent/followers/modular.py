@@ -132,9 +132,9 @@ class ModularFollower(Follower):
         if goal != self.goal:  # new instructions (or a picked instance): plan again
             repeated = (goal.task, goal.preferred, set(goal.subgoals)) == (self.goal.task, self.goal.preferred,
                                                                             set(self.goal.subgoals))
-            self.goal = goal
             if not repeated:  # a step said again does not interrupt the skill doing it
-                self.skill, self.failure = None, None
+                self._interrupt(observation, belief)
+            self.goal = goal
         if self.told_actions:  # told exactly what to do: do it, then plan again from where it leads
             action, self.skill = self.told_actions.popleft(), None
             self.last_action = LowLevelAction(action.action, dict(action.target))
@@ -182,6 +182,16 @@ class ModularFollower(Follower):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
             return FollowerAction("Turn Left")
         return FollowerAction("Stop")
+
+    def _interrupt(self, observation: Observation, belief: Belief) -> None:
+        """New instructions drop the skill. If the action it took last finished its step, the
+        planner first hears so on the goal the step was for (TATC 0223: "Warm up the bread
+        slice in the toaster." came as the first slice went in; the step, planned afresh, took
+        a raw slice, and three more were toasted)."""
+        if self.skill is not None and self.skill.finished_by_last_action(observation, belief):
+            self.finished.append(self.current)
+            self.plan = self.modules["planner"].plan(self.goal, belief, None)
+        self.skill, self.failure = None, None
 
     def _retell(self, object_types: frozenset[str], doubted: frozenset[str] = frozenset()) -> None:
         """The planner and the navigator look for these types afresh (``Planner.told``,
