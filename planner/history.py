@@ -26,6 +26,7 @@ from contracts.belief import Belief, ObjectInstance, instance_type
 from contracts.language import Subgoal
 from contracts.planning import LowLevelAction
 from planner import knowledge
+from planner.taps import fed_basins, feeding_faucets
 
 MISSING_LIMIT = 2
 MISCLICK_LIMIT = 4  # clicks that acted on a neighbour before an instance is left out like a missing one
@@ -391,17 +392,3 @@ class History:
         elif op == "put" and ("full" in lowered or "no room" in lowered or "cannot place" in lowered):
             self.full.add(key)
 
-
-def fed_basins(faucet: ObjectInstance, memory: dict[str, ObjectInstance]) -> list[ObjectInstance]:
-    """The basin a faucet feeds: the nearest one (AI2-THOR's faucets sit over their sinks)."""
-    basins = [i for i in memory.values() if i.object_type in knowledge.BASINS]
-    return sorted(basins, key=lambda b: _dist(b, faucet))[:1]
-
-
-def feeding_faucets(basin: ObjectInstance, memory: dict[str, ObjectInstance]) -> list[ObjectInstance]:
-    faucets = [i for i in memory.values() if i.object_type == "Faucet"]
-    return [f for f in faucets if basin in fed_basins(f, memory)]
-
-
-def _dist(a: ObjectInstance, b: ObjectInstance) -> float:
-    return ((a.position[0] - b.position[0]) ** 2 + (a.position[2] - b.position[2]) ** 2) ** 0.5

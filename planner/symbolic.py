@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from contracts.belief import Belief
 from planner import knowledge
-from planner.history import History, fed_basins
+from planner.history import History
+from planner.taps import fed_basins
 
 STATE_FACTS = {"is_open": "opened", "is_toggled": "on", "is_dirty": "dirty", "is_cooked": "cooked",
                "is_sliced": "sliced"}

@@ -9,7 +9,7 @@ import numpy as np
 from contracts.belief import ObjectMemory
 from contracts.planning import ActionOutcome, LowLevelAction
 from mapping.memory_updates import apply_outcome, believe_pieces, believed_container
-from planner.history import fed_basins
+from planner.taps import fed_basins
 
 
 def _scene() -> ObjectMemory:
@@ -167,7 +167,7 @@ def test_picking_up_or_slicing_marks_the_instance_handled():
 
 
 def test_a_faucet_cleans_what_is_in_the_basin_it_feeds_even_when_the_sink_around_it_is_nearer():
-    # the planner's faucet feeds the nearest basin (planner.history.fed_basins): a plate in the
+    # the planner's faucet feeds the nearest basin (planner.taps.fed_basins): a plate in the
     # basin was believed cleaned by the plan and not by the memory, and the Follower toggled
     # the tap off and on for 900 steps (TATC 0220)
     memory = ObjectMemory()
