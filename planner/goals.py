@@ -55,14 +55,16 @@ def _count(value, name: str) -> int:
 
 
 def _clean(b: Binder, kind_name: str, holding: tuple[str, ...] = ()) -> str:
-    """A clean container of a kind; with ``holding`` (piece types), the one with most of
-    those pieces in it first: the plate the Follower began to fill, not the nearest clean
-    one, which changed as it walked (TATC 0241 carried a potato slice from one plate to the
-    other and back 15 times)."""
+    """A clean container of a kind; with ``holding`` (piece types), the one the Follower put
+    most of those pieces into first: the plate it began to fill, not the nearest clean one,
+    which changed as it walked (TATC 0241 carried a potato slice from one plate to the other
+    and back 15 times). Pieces merely believed in one do not count (phantom slices drew TATC
+    0145's slices into a dirty twin of the washed bowl)."""
     b.goal.needs.add("clean")
     pieces = b.state.present(lambda t: t in holding) if holding else []
     (key,) = b.objects(kind_of(kind_name), 1, kind_name,
-                       lambda k: [("not", "dirty", k), *(("in", p, k) for p in pieces)])
+                       lambda k: [("not", "dirty", k),
+                                  *(("in", p, k) for p in pieces if b.history.put_by_follower(p, (k,)))])
     return key
 
 
