@@ -10,7 +10,7 @@ may need its vessel filled first, so it brings the water tools. A step that asks
 change binds the instance it is not done to yet ("Rinse the dirty bowl."). A slice said
 again while the Follower believed it done asks for one more whole sliced
 (``History.sliced_floor``). Bread heated in the toaster or nowhere said ("Toast the bread
-slice.", read as HeatObject) is toasted: slices cooked in the toaster.
+slice.", read as HeatObject) is toasted: slices made hot in the toaster.
 """
 
 from __future__ import annotations
@@ -93,8 +93,9 @@ def step_goal(sub: Subgoal, b: Binder, key: tuple[int, Subgoal]) -> list[str]:
         return [disj([lit(fact, obj, r) if fact == "within" else lit(fact, r) for r in targets])]
     if _toast(sub):
         b.goal.needs.add("toast")
-        pieces = b.pieces("BreadSliced", max(sub.count, 1), lambda k: [("not", "cooked", k)])
-        return [lit("cooked", p) for p in pieces]
+        # hot, as a heat step: toasted by the Follower (History), forgotten when said again
+        pieces = b.pieces("BreadSliced", max(sub.count, 1), lambda k: [("not", "hot", k)])
+        return [lit("hot", p) for p in pieces]
     needs = {"CleanObject": "clean", "HeatObject": "heat", "CoolObject": "cool", "FillObject": "water"}
     if sub.action in needs:
         b.goal.needs.add(needs[sub.action])
