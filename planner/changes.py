@@ -70,7 +70,9 @@ def landed_off(before: Observation, after: Observation, receptacle: Detection,
     diff = frame_changes(before, after)
     if diff is None or diff.sum() < MIN_COMPARED or receptacle.mask.sum() < MASK_SHARE * diff.sum():
         return None
-    on = _grown(receptacle.mask) if over is None else _grown(receptacle.mask) | over
+    on = _grown(receptacle.mask)
+    if over is not None:
+        on |= over
     cols = np.flatnonzero(diff.any(axis=0))
     rows = diff.shape[0] - 1 - np.argmax(diff[::-1, cols], axis=0)  # the lowest new pixel of each column
     return diff if float(on[rows, cols].mean()) < LANDED_SHARE else None
