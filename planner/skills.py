@@ -41,7 +41,7 @@ from planner.clicking import (
     uncovered,
     under_vessel,
 )
-from planner.history import ACTION_OPS, History
+from planner.history import ACTION_OPS, MISCLICK_LIMIT, History
 from planner.raycast import better_view, clean_pixels, free_spot, ray_click
 
 ACTIONS = {"PickupObject": "Pickup", "PutObject": "Place", "OpenObject": "Open", "CloseObject": "Close",
@@ -307,8 +307,8 @@ class InteractSkill(Skill):
             # misclick, so a target no click reaches from here is left out after a few (the
             # plans chose one cabinet under open drawers again and again, to ALFRED's failure limit)
             self.history.misclicks[self.target] += 1
-            self.retries += 1
-            if self.retries > MAX_RETRIES:
+            self.retries += 1  # and counted over skills the Commander's words cut short (TATC 0098: 29 in a row)
+            if self.retries > MAX_RETRIES or self.history.misclicks[self.target] >= MISCLICK_LIMIT:
                 return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")
             self.avoid.append((action.target["x"], action.target["y"]))
             self.reach = max((self.reach or REACH) - 0.25, 0.3)

@@ -3,7 +3,8 @@ retry clicks elsewhere, and after a few such skills the target is left out like 
 cannot be told apart (as a click that hit a neighbour is). TATC valid_unseen 0121 picked up
 and put back what lay at a believed toast slice 436 times, to the turn limit: the skills'
 failure ("took or hit another thing") was not counted as a misclick, and the slice's box,
-a few pixels wide, had no pixel left that had not failed."""
+a few pixels wide, had no pixel left that had not failed. Clicks that met "already on/off"
+about a neighbour count across skills the Commander's words cut short."""
 
 from __future__ import annotations
 
@@ -46,3 +47,22 @@ def test_pickups_that_keep_taking_the_neighbour_give_the_target_up():
         assert result.state == SkillState.FAILED
         history.failed("pickup", "Apple", result.reason)
     assert len({(c["x"], c["y"]) for c in clicks}) == len(clicks)  # never the same pixel twice
+
+
+def test_already_so_about_neighbours_gives_the_target_up_across_skills_cut_short():
+    """TATC 0098: the Commander spoke every few steps, each time cutting the burner's skill
+    short after one click; the clicks kept hitting the burners beside it ("already off",
+    "already on") 29 times in a row, to the failed-action limit. Counted over skills, the
+    burner is given up after ``MISCLICK_LIMIT``, and replanning takes another."""
+    scene = belief([("Burner", "StoveBurner", (0.0, 1.0, 1.0), None, {"is_toggled": True})])
+    dets = [detection("StoveBurner", (30, 50, 70, 70))]
+    history, result = History(), None
+    for _ in range(MISCLICK_LIMIT):
+        s = InteractSkill(PlannedSubgoal(Subgoal("ToggleObjectOff", "StoveBurner"), "Burner"),
+                          ArrivedNavigator(), CAMERA, history)
+        assert s.step(observation(), scene, dets).action.action == "ToggleOff"
+        result = s.step(observation("ToggleOff", False, "StoveBurner|2 is already off"), scene, dets)
+        # then the Commander speaks: the skill is dropped after its one click
+    assert result.state == SkillState.FAILED and "another object" in result.reason
+    history.failed("toggle", "Burner", result.reason)
+    assert history.gone("Burner")
