@@ -47,7 +47,7 @@ _ALREADY = {"open": ("already open", "is_open", True), "close": ("already closed
 CLEANERS = ("Faucet",)  # turned on: cleans what is in the sink basin below
 BASINS = ("SinkBasin", "Sink")  # a put on a sink's rim lands in its basin
 FED = ("SinkBasin", "BathtubBasin")  # what a faucet runs into: the planner's basins (planner.knowledge.BASINS)
-TAP_REACH = 1.0  # metres: a faucet feeds the nearest basin within this (as the planner believes: planner.taps)
+TAP_REACH = 1.5  # metres: a faucet feeds the nearest basin within this
 COOKERS = ("Microwave", "Toaster", "StoveBurner", "StoveKnob")  # turned on: cooks what is in / on them
 VESSELS = ("Pot", "Pan", "Kettle")  # on a lit burner: cooks what is put in them (planner.knowledge.HEATING_VESSELS)
 # AI2-THOR's pieces per sliceable type (an egg cracks into one EggCracked)
