@@ -77,7 +77,7 @@ def locate_tools(state: SymbolicState, goal: CompiledGoal, history: History) -> 
     seen = [b for b in basins if b not in state.placeholders]
     if ("Faucet",) in wanted and "Faucet" not in history.not_found and seen and not any(
             state.holds("controls", f, b) for f in faucets for b in seen) and not set(faucets) & state.placeholders:
-        faucets.append(state.add_unlocated("Faucet"))  # the faucets known feed no basin: phantoms (``planner.taps``)
+        faucets.append(state.add_unlocated("Faucet"))  # those known feed basins left out (``symbolic.outweighed``)
     for basin in basins:
         if not any(state.holds("controls", f, basin) for f in faucets):
             for faucet in faucets:  # a faucet not seen yet is above the basin not seen yet, or the one known

@@ -4,9 +4,14 @@ or a hint's guess, unless the Follower acted on it."""
 
 from __future__ import annotations
 
+from planner_scenes import CONTEXT, belief, kitchen
+
 from contracts.belief import Belief, GridMap, ObjectMemory
 from contracts.geometry import Pose
+from contracts.language import TaskSpec
+from contracts.planning import Goal, PlannerState
 from planner.history import History
+from planner.pddl_planner import PddlPlanner
 from planner.symbolic import OUTWEIGH, OUTWEIGH_SEEN, symbolic_state
 
 
@@ -37,3 +42,19 @@ def test_a_fixture_seen_rarely_so_far_or_acted_on_is_kept():
     history.actions.append(("open", early.key, None))
     assert early.key in symbolic_state(_belief(memory), history).types
     assert early.key not in symbolic_state(_belief(memory), History()).types
+
+
+def test_a_faucet_over_a_basin_left_out_gives_way_to_a_search_for_the_sink_s_own():
+    """The faucet by FloorPlan10's toaster feeds the "basin" the toaster was taken for; with
+    that basin left out, the real sink has no faucet known: one is searched for, rather than
+    no plan."""
+    scene = belief([o for o in kitchen(more=[("Phantom", "SinkBasin", (1.5, 1.0, 1.0), None, {}),
+                                             ("ByIt", "Faucet", (1.5, 1.1, 1.2), None, {"is_toggled": False})])
+                    if o[0] != "Faucet"])
+    scene.memory.instances["Basin"].times_seen = OUTWEIGH_SEEN * OUTWEIGH
+    planner = PddlPlanner(PddlPlanner.Params())
+    planner.reset(CONTEXT)
+    plan = planner.plan(Goal(TaskSpec(teach_task="Coffee", teach_params={})), scene)
+    steps = [(s.subgoal.action, s.object_key) for s in plan.steps]
+    assert plan.status.state == PlannerState.SEARCHING and ("ToggleObjectOn", "?Faucet") in steps
+    assert ("ToggleObjectOn", "ByIt") not in steps
