@@ -156,15 +156,6 @@ def _goal_pair(o: str, r: str, goal: CompiledGoal, state: SymbolicState, wanted:
     return not state.holds("pickupable", r) or (o, r) in wanted
 
 
-def _loaves_kept_off(state: SymbolicState, wanted: set[tuple[str, str]]) -> set[tuple[str, str]]:
-    """(loaf, container) pairs where the goal wants the loaf's slices toasted in the container:
-    the loaf is sliced where it lies, not carried there. Each slice goes through the one-slot
-    toaster anyway, so slicing on the plate saves nothing, a loaf often does not fit on a plate
-    (TATC 0217: "I could not place the bread on the plate"), and the slices left over bury it."""
-    return {(f[2], r) for f in state.facts if f[0] == "piece-of" and state.holds("breadslice", f[1])
-            for p, r in wanted if p == f[1]}
-
-
 def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
                   preferred: dict[str, str] | None = None) -> Problem:
     keys = relevant(state, goal, history)
@@ -184,7 +175,6 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     pickups = [k for k in keys if state.holds("pickupable", k)]
     receptacles = [k for k in keys if state.holds("receptacle", k)]
     wanted = placed(goal)
-    loaves = _loaves_kept_off(state, wanted)
     # what occupies a single-slot or full receptacle may go anywhere AI2-THOR allows (a paper
     # towel roll in the coffee machine has no usual place among the problem's surfaces)
     blockers = {f[1] for f in state.facts if f[0] == "in" and f[2] in chosen
@@ -192,8 +182,7 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     init += [f"(can-put {names[o]} {names[r]})" for o in pickups for r in receptacles
              if o != r and sensible(state.types[o], state.types[r],
                                     o in blockers or _goal_pair(o, r, goal, state, wanted))
-             and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))
-             and (o, r) not in loaves]
+             and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))]
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
             f" (:init {' '.join(init)})\n (:goal {formula}))\n")

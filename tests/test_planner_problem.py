@@ -352,14 +352,3 @@ def test_a_one_slot_receptacle_found_full_is_one_slot_once_in_the_problem():
     name = next(n for n, k in problem.keys.items() if k == "Toaster")
     assert problem.text.count(f"(single {name})") == 1
 
-
-def test_a_loaf_is_sliced_where_it_lies_not_carried_onto_the_toast_plate():
-    """The plan put the whole loaf on the plate to slice it there (one put fewer than moving
-    a slice): the loaf did not fit (TATC 0217), and the slices left over buried the plate.
-    Each slice goes through the toaster anyway, so the loaf stays where it is."""
-    scene = belief(kitchen(more=[("Bread", "Bread", (0.0, 1.0, 0.8), "Counter", {}),
-                                 ("Toaster", "Toaster", (0.4, 1.0, 0.8), "Counter", {"is_toggled": False})]))
-    steps = actions(planner().plan(Goal(TaskSpec(teach_task="Plate Of Toast", teach_params={})), scene))
-    assert ("SliceObject", "Bread", None) in steps and ("PutObject", "Bread", "Plate") not in steps
-    toasted = next(s for s in steps if s[0] == "PutObject" and s[2] == "Toaster")[1]
-    assert ("PutObject", toasted, "Plate") in steps
