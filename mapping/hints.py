@@ -55,7 +55,6 @@ LOOKED_INTO = 1.5  # metres: an open enclosure seen this near, its middle well i
 FRAME_MARGIN = 0.15  # of the frame's width and height: "well in the frame"
 LOOKS = 2  # frames it must have been seen so before the hinted object is believed elsewhere
 HEIGHT_MARGIN = 0.1  # metres: what is seen this far above or below an enclosure's box is not in it
-LANDMARK_SHARE = 4  # an instance seen this many times less often than its type's most seen one is not the landmark
 
 
 @dataclass
@@ -199,7 +198,7 @@ def _fitting(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap
     places = memory.of_type(hint.place)
     if hint.level is not None:  # "the upper cabinet": the wall cabinets (all, when none is known)
         places = [p for p in places if level(p.position) == hint.level] or places
-    anchors = _landmark(memory.of_type(hint.anchor)) if hint.anchor and hint.anchor != "you" else []
+    anchors = memory.of_type(hint.anchor) if hint.anchor and hint.anchor != "you" else []
     if anchors:  # the stove's four burners are one landmark: their middle
         origin = tuple(float(np.mean([a.position[k] for a in anchors])) for k in range(3))
         if hint.direction in LANDMARK_SIDES:
@@ -213,16 +212,6 @@ def _fitting(hint: LocationHint, memory: ObjectMemory, pose: Pose, grid: GridMap
         if hint.direction in SECTORS:  # from the Follower (also for a landmark not seen yet)
             places = [p for p in places if sector(pose, p.position) == hint.direction] or places
     return sorted(places, key=lambda p: (math.hypot(p.position[0] - origin[0], p.position[2] - origin[2]), p.key))
-
-
-def _landmark(instances: list[ObjectInstance]) -> list[ObjectInstance]:
-    """The instances of a landmark's type that make it: those seen at least a
-    ``1 / LANDMARK_SHARE`` share as often as the most seen one. The stove's burners are seen
-    alike; FloorPlan10's toaster was seen 26 times, and "the cabinet above the toaster" was
-    taken above the middle of it, a hint's guess of where it stood (seen 0 times) and a
-    faucet taken for a toaster (seen twice)."""
-    most = max((i.times_seen for i in instances), default=0)
-    return [i for i in instances if i.times_seen * LANDMARK_SHARE > most] or instances
 
 
 def landmark_front(landmark: Sequence[float], grid: GridMap | None, pose: Pose) -> tuple[float, float]:

@@ -73,12 +73,7 @@ def locate_tools(state: SymbolicState, goal: CompiledGoal, history: History) -> 
         if unsearched and not known:
             state.add_unlocated(unsearched[0])
     faucets = state.present(lambda t: t == "Faucet")
-    basins = state.present(lambda t: t in knowledge.BASINS)
-    seen = [b for b in basins if b not in state.placeholders]
-    if ("Faucet",) in wanted and "Faucet" not in history.not_found and seen and not any(
-            state.holds("controls", f, b) for f in faucets for b in seen) and not set(faucets) & state.placeholders:
-        faucets.append(state.add_unlocated("Faucet"))  # those known feed basins left out (``symbolic.outweighed``)
-    for basin in basins:
+    for basin in state.present(lambda t: t in knowledge.BASINS):
         if not any(state.holds("controls", f, basin) for f in faucets):
             for faucet in faucets:  # a faucet not seen yet is above the basin not seen yet, or the one known
                 if faucet in state.placeholders or basin in state.placeholders:

@@ -123,12 +123,6 @@ class SymbolicState:
             self.facts.add(("potato", key))
 
 
-# fixtures every iTHOR kitchen has exactly one of (bathrooms: up to two sink basins)
-ONE_PER_KITCHEN = ("SinkBasin", "Sink", "Toaster", "Microwave", "CoffeeMachine", "Fridge")
-OUTWEIGH = 4  # an instance seen this many times less often than another of its type ...
-OUTWEIGH_SEEN = 8  # ... seen at least this often is left out (``outweighed``)
-
-
 def _closed_around(key: str, container_of: Callable[[str], str | None], closed: Callable[[str], bool]) -> bool:
     """Does a closed container hold ``key``, at any depth (``container_of``: what a key lies
     in, None for nothing)?"""
@@ -154,31 +148,12 @@ def shut_in(belief: Belief, key: str) -> bool:
                           and not memory[parent].states.get("is_open"))
 
 
-def outweighed(belief: Belief, history: History) -> set[str]:
-    """Instances of a type a kitchen has one of (``ONE_PER_KITCHEN``) that another instance of
-    the type outweighs: seen at least ``OUTWEIGH`` times as often, and ``OUTWEIGH_SEEN`` times
-    at least. Mask R-CNN calls FloorPlan10's toaster a sink basin, a sink and a faucet from some
-    poses (a "basin" seen 12 times there, the real one 114: TATC 0147 washed a bowl in the
-    toaster's "sink" for 800 steps), and a hint's guess of where the toaster is (seen 0 times)
-    stood beside the toaster seen 26 times. Not what the Follower acted on. A bathroom's second
-    sink basin, seen far less than the first, is left out too: any basin will do to wash."""
-    best: dict[str, int] = {}
-    for inst in belief.memory.instances.values():
-        if inst.object_type in ONE_PER_KITCHEN:
-            best[inst.object_type] = max(best.get(inst.object_type, 0), inst.times_seen)
-    return {key for key, inst in belief.memory.instances.items()
-            if inst.object_type in ONE_PER_KITCHEN and best[inst.object_type] >= OUTWEIGH_SEEN
-            and inst.times_seen * OUTWEIGH <= best[inst.object_type]
-            and not history.flags.get(key) and not history.acted_on(key) and key != belief.memory.held}
-
-
 def symbolic_state(belief: Belief, history: History) -> SymbolicState:
     """The facts the Belief and the history support (static type facts included)."""
     memory = belief.memory
     state = SymbolicState({}, set(), {}, (belief.pose.x, belief.pose.z), memory.held)
-    left_out = outweighed(belief, history)
     for key, inst in memory.instances.items():
-        if (history.gone(key) or key in left_out) and key != memory.held:
+        if history.gone(key) and key != memory.held:
             continue
         state.types[key] = inst.object_type
         state.positions[key] = (inst.position[0], inst.position[2])

@@ -177,18 +177,3 @@ def test_a_plate_seen_on_the_counter_over_the_hinted_cabinet_is_not_the_one_in_i
     memory.add("Plate", (0.95, 0.2, 1.05), extent=(0.25, 0.03, 0.25), times_seen=1)  # on the cabinet's floor
     book.resolve(memory)
     assert not book.trails  # found in it
-
-
-def test_a_landmark_is_its_type_s_well_seen_instances_not_a_phantom_or_a_guess():
-    """FloorPlan10's toaster, seen 26 times; a faucet taken for a toaster (twice) and a
-    hint's guess of the toaster (never seen) pulled "above the toaster" to their middle."""
-    memory = ObjectMemory()
-    memory.add("Toaster", (0.0, 1.0, 2.0), times_seen=26)
-    memory.add("Toaster", (-2.0, 1.0, 2.0), times_seen=2)
-    memory.add("Toaster", (-1.5, 1.0, 2.0), times_seen=0)
-    over_it, over_the_middle = [memory.add("Cabinet", where, times_seen=3).key for where in
-                                ((0.1, 1.9, 2.0), (-1.1, 1.9, 2.0))]
-    book = HintBook()
-    book.add([LocationHint("Mug", "in", "Cabinet", "above", "Toaster")], Pose(0.0, 0.0, 0.0, 0.0))
-    book.resolve(memory)
-    assert memory.instances[book.trails["Mug"].instance].container == over_it != over_the_middle

@@ -351,4 +351,3 @@ def test_a_one_slot_receptacle_found_full_is_one_slot_once_in_the_problem():
     problem = build_problem(state, goal, history)
     name = next(n for n, k in problem.keys.items() if k == "Toaster")
     assert problem.text.count(f"(single {name})") == 1
-
