@@ -283,7 +283,7 @@ class InteractSkill(Skill):
             if not observation.last_action_success:
                 return SkillStep.fail(f"{action.action} to undo a click beside {self.target} failed: {error}")
             if self.retries > MAX_RETRIES:
-                return SkillStep.fail(f"clicks meant for {self.target} took or hit another object {self.retries} times")
+                return SkillStep.fail(f"clicks meant for {self.target} took or hit another thing {self.retries} times")
             return None  # try again: closer, elsewhere in the mask
         if observation.last_action_success and view is not None:
             if action.action == "Pickup" and took_another(view.before, observation, view.target, view.detections):
