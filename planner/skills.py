@@ -307,7 +307,8 @@ class InteractSkill(Skill):
             # misclick, so a target no click reaches from here is left out after a few (the
             # plans chose one cabinet under open drawers again and again, to ALFRED's failure limit)
             self.history.misclicks[self.target] += 1
-            self.retries += 1  # and counted over skills the Commander's words cut short (TATC 0098: 29 in a row)
+            self.retries += 1
+            # misclicks count over skills too: the Commander's words cut each short (TATC 0098: 29 in a row)
             if self.retries > MAX_RETRIES or self.history.misclicks[self.target] >= MISCLICK_LIMIT:
                 return SkillStep.fail(f"{action.action} acted on another object than {self.target}: not where believed")
             self.avoid.append((action.target["x"], action.target["y"]))
