@@ -17,7 +17,6 @@ import contextlib
 import json
 import shutil
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,10 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tqdm import tqdm
-
 from agent.config import to_yaml
 from agent.evaluation import pool
+from agent.evaluation.progress import EvalProgress
 from agent.evaluation.results import (
     CONFIG_FILE,
     EPISODES_FILE,
@@ -203,9 +201,8 @@ def _execute(request: EvalRequest, folder: RunFolder, config_text: str, todo: li
     if not todo:
         return 0
     started = time.perf_counter()
-    bar = tqdm(total=total, initial=already, desc=f"eval {request.suite}/{request.split}", unit="ep",
-               file=sys.stderr, disable=None if request.progress else True, dynamic_ncols=True)
-    ran = successes = 0
+    progress = EvalProgress(f"eval {request.suite}/{request.split}", total, already, request.progress)
+    ran = 0
     folder.open()
     restore = _signals_as_interrupt()
     outcomes = pool.outcomes(todo, config_text, request.suite, request.workers, request.ray)
@@ -217,15 +214,13 @@ def _execute(request: EvalRequest, folder: RunFolder, config_text: str, todo: li
                 folder.write_log(row["episode_id"], log)
                 folder.append(row)
                 ran += 1
-                successes += bool(row["success"])
-                bar.update(1)
-                bar.set_postfix_str(f"success {successes}/{ran} this session", refresh=False)
+                progress.update(row)
                 if request.on_episode is not None:
                     request.on_episode(row)
     finally:
         restore()
         folder.close()
-        bar.close()
+        progress.close()
     return ran
 
 
