@@ -43,7 +43,6 @@ REDONE_LIMIT = 2
 # valid_unseen 0145: a pile of potato slices detected as a bowl took 46 puts meant for the
 # bowl in the sink while the Commander said "Put a slice of potato in the bowl." 8 times)
 REPUT_LIMIT = 2
-DRY_LIMIT = 2  # pours in vain from what was put into a basin before it is left out (``emptied``)
 WASHED = frozenset({"cleaned", "rinsed"})
 REDONE = WASHED | {"heated"}  # what a step said again after the Follower did it counts against
 MOVED = 0.25  # metres: a missing instance seen this far from where it was believed when given up is tried again
@@ -90,7 +89,6 @@ class History:
     # types a state step was said again for: dirty until washed, off until switched on, since
     doubted: set[str] = field(default_factory=set)
     redone: Counter = field(default_factory=Counter)  # instance key -> wash / heat steps said again after it was
-    dry: Counter = field(default_factory=Counter)  # basin key -> pours in vain from what was last put into it
     reput: Counter = field(default_factory=Counter)  # receptacle key -> put steps said again after puts onto it
     actions: list[tuple[str, str | None, str | None]] = field(default_factory=list)
     at: str | None = None  # the instance the last walk (GotoLocation) reached, until another skill moves on
@@ -163,29 +161,12 @@ class History:
         else:
             self.flags.get(key, set()).discard(flag)
 
-    def emptied(self, key: str | None, memory: dict[str, ObjectInstance]) -> None:
-        """A pour from ``key`` found nothing in it: whatever filled it did not, so it is to be
-        filled again. When its last put was into a basin, that tap is doubted: the faucets
-        feeding the basin are off until switched on again (the click may have switched on
-        another thing), and a basin that filled nothing ``DRY_LIMIT`` times is left out (the
-        put may have missed it). TATC valid_unseen 0003: FloorPlan10's toaster, detected as a
-        faucet and as a sink basin, was switched on and a mug put "in the basin" beside it,
-        then poured from in vain 8 times."""
-        if key is None:
-            return
-        self._set(key, "water", False)
-        self._set(key, "coffee", False)
-        basin = next((memory.get(target) for op, item, target in reversed(self.actions)
-                      if op == "put" and item == key), None)
-        if basin is None or basin.object_type not in knowledge.BASINS:
-            return
-        for faucet in feeding_faucets(basin, memory):
-            self._set(faucet.key, "switched", False)
-            self.doubted.add(faucet.object_type)
-        self.dry[basin.key] += 1
-        if self.dry[basin.key] >= DRY_LIMIT:
-            self.missing[basin.key] = max(self.missing[basin.key], MISSING_LIMIT)
-            self.kept_out.add(basin.key)  # a retelling does not bring it back; nothing planned without it does
+    def emptied(self, key: str | None) -> None:
+        """A pour from ``key`` found nothing in it: whatever filled it did not (a faucet
+        click that missed), so it is to be filled again."""
+        if key is not None:
+            self._set(key, "water", False)
+            self._set(key, "coffee", False)
 
     def acted_on(self, key: str) -> bool:
         """Has an interaction of the Follower's acted on ``key`` (as the object or the target)?"""

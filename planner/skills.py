@@ -338,7 +338,7 @@ class InteractSkill(Skill):
         if "cannot place" in lowered or "must hold" in lowered or "not filled" in lowered:
             self.history.failed(ACTION_OPS.get(action.action, ""), self.target, error)
             if "not filled" in lowered:  # believed filled, it is not: fill it again
-                self.history.emptied(belief.holding, belief.memory.instances)
+                self.history.emptied(belief.holding)
             return SkillStep.fail(f"{action.action} failed: {error}")
         self.retries += 1
         point = (action.target["x"], action.target["y"])
