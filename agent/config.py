@@ -169,7 +169,7 @@ def _sources_for(data: dict[str, Any], source: str, prefix: str) -> dict[str, st
 
 
 def _merge(tree: dict, sources: dict, new: dict, new_sources: dict, prefix: str) -> None:
-    if "name" in new and "params" not in new:
+    if "name" in new:
         _renamed(tree, new["name"], sources, f"{prefix}params")
     for key, value in new.items():
         dotted = f"{prefix}{key}"
@@ -211,17 +211,19 @@ def apply_override(raw: RawConfig, override: str, schema: type | None = None) ->
 
 
 def _renamed(node: dict, name: Any, sources: dict, params_key: str) -> None:
-    """A module named anew (in a file that includes another, or on the command line:
-    ``modules.perception.name=oracle-seg``) does not inherit the params given to the module
-    it replaces; params the command line set stay."""
-    if name == node.get("name") or not isinstance(node.get("params"), dict):
+    """A module named anew (in a file that includes another, with or without params of its
+    own, or on the command line: ``modules.perception.name=oracle-seg``) does not inherit the
+    params given to the module it replaces; params the command line set stay."""
+    params = node.get("params")
+    if name == node.get("name") or not isinstance(params, dict):
         return
-    given = [k for k in sources if k == params_key or k.startswith(params_key + ".")]
-    if any(sources[k] == COMMAND_LINE for k in given):
-        return
-    node["params"] = {}
-    for stale in given:
-        if stale != params_key:
+    for key in list(params):
+        dotted = f"{params_key}.{key}"
+        given = [k for k in sources if k == dotted or k.startswith(dotted + ".")]
+        if any(sources[k] == COMMAND_LINE for k in given):
+            continue
+        del params[key]
+        for stale in given:
             del sources[stale]
 
 

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agent.config import ConfigError, save_effective_config, shipped_configs
+from agent.config import ConfigError, load_raw, save_effective_config, shipped_configs
 from agent.settings import load_config
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def write(path: Path, text: str) -> Path:
@@ -135,3 +137,19 @@ def test_a_module_swapped_on_the_command_line_or_in_a_file_drops_the_params_give
     assert kept.config.modules.perception.params["edge_radius"] == 0
     mine = load_config("default", ["modules.planner.params.replan=false", "modules.planner.name=pddl"])
     assert mine.config.modules.planner.params == {"replan": False}
+
+
+def test_a_module_named_anew_with_params_of_its_own_gets_only_those(tmp_path):
+    """A file that includes the default and names another detector with its own params (the
+    README's example) got the default's maskrcnn params merged into them, and the config
+    failed on them; so did the command line when the new params came before the new name."""
+    ablation = tmp_path / "mine.yaml"
+    ablation.write_text(f"include: {ROOT / 'configs' / 'default.yaml'}\n"
+                        "modules:\n  planner: {name: oracle-planner, params: {}}\n"
+                        "  mapper: {name: oracle-map, params: {}}\n")
+    raw = load_raw(ablation)
+    assert raw.tree["modules"]["planner"]["params"] == {}
+    assert not any(k.startswith("modules.planner.params.") for k in raw.sources)
+    swapped = load_raw(ROOT / "configs" / "default.yaml",
+                       ["modules.perception.params.threshold=0.7", "modules.perception.name=my-detector"])
+    assert swapped.tree["modules"]["perception"]["params"] == {"threshold": 0.7}  # the command line's stay
