@@ -19,6 +19,9 @@ from pathlib import Path
 from typing import Any
 
 DEMO_SUITE, DEMO_SPLIT, DEMO_PER_TASK = "tatc", "valid_unseen", 1
+# Follower actions the demo's replay shows at most, one frame each (a failed default episode
+# runs to the 1,000-step limit: a frame per action made a 60 MB, four-minute GIF)
+REPLAY_ACTION_FRAMES = 250
 
 
 @dataclass
@@ -56,7 +59,7 @@ def run_demo(
     shown = next((r for r in rows if not r["success"]), rows[0])  # a failure is the more telling
     episode_id = shown["episode_id"]
     replay_path, _ = replay(run.folder / "logs" / log_name(episode_id), run.folder / "replay.gif",
-                            follower_map=follower_map(loaded.config))
+                            stride=replay_stride(shown["steps"]), follower_map=follower_map(loaded.config))
     return DemoOutcome(run.summary, run.folder, report, replay_path, note)
 
 
@@ -68,3 +71,9 @@ def follower_map(config: Any) -> tuple[str, str] | None:
             or modules.mapper is None or modules.perception is None or modules.mapper.name.startswith("oracle"):
         return None
     return modules.perception.name, modules.mapper.name
+
+
+def replay_stride(steps: int) -> int:
+    """Follower actions per replay frame: every one, unless the episode has more than
+    ``REPLAY_ACTION_FRAMES`` (the replay still shows every utterance and the end)."""
+    return max(1, -(-int(steps) // REPLAY_ACTION_FRAMES))

@@ -57,3 +57,10 @@ def test_the_default_demo_replays_the_followers_own_map_beside_its_view():
     assert follower_map(load_config("default").config) == ("maskrcnn", "semantic")
     assert follower_map(load_config("oracle").config) is None  # the oracle map: nothing of its own to draw
     assert follower_map(load_config("default", ["simulator.render=none"]).config) is None
+
+
+def test_the_demo_replay_of_a_long_episode_shows_every_few_actions():
+    from agent.demo import REPLAY_ACTION_FRAMES, replay_stride
+
+    assert replay_stride(40) == 1 and replay_stride(REPLAY_ACTION_FRAMES) == 1
+    assert replay_stride(1000) == 4 and 1000 / replay_stride(1000) <= REPLAY_ACTION_FRAMES
