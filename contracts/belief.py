@@ -19,6 +19,12 @@ import numpy as np
 
 from contracts.geometry import Pose
 
+# metres (horizontally): a faucet stands at most this far from the basin it feeds. AI2-THOR's
+# sit over their sinks (at most 0.48 m from the basin's pivot over the 895 faucets ALFRED's
+# train experts switched); the margin is for believed positions. A faucet detected farther from
+# every basin feeds none (the fridge handle FloorPlan10's detector calls a faucet, 2.5 m away)
+FAUCET_NEAR = 1.0
+
 
 class Cell(IntEnum):
     UNKNOWN = 0

@@ -35,14 +35,13 @@ from __future__ import annotations
 
 import math
 
-from contracts.belief import Cell, GridMap, ObjectInstance, ObjectMemory
+from contracts.belief import FAUCET_NEAR, Cell, GridMap, ObjectInstance, ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose, project
 from contracts.planning import ActionOutcome, already_so
 
 FAUCET_BACK = 0.21  # metres behind the basin's centre, away from its front
 FAUCET_RISE = 0.125  # metres above the basin's centre
 FAUCET_EXTENT = (0.2, 0.2, 0.2)  # metres: the region a click looks for it in
-FAUCET_NEAR = 1.0  # metres: a faucet seen this near a basin is its own (no inference)
 MIN_SIGHTINGS = 2  # frames a basin must have been seen in
 FRAME_MARGIN = 0.1  # a believed faucet is in view when it projects this far (of the frame) inside its edges
 FRONT_RANGE = (0.4, 0.5, 0.6, 0.7, 0.8)  # metres from a basin's centre where its front's floor is looked for

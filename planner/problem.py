@@ -63,13 +63,15 @@ class Problem:
 def locate_tools(state: SymbolicState, goal: CompiledGoal, history: History) -> None:
     """Placeholders for the tools the goal needs and memory does not hold (not for a type
     a search already failed to find: then no plan exists, and the planner says so). A
-    "knife" a slice refused is none (ALFRED dev 062552: the only knife believed was a
-    spatula, and with no other to search for no plan existed)."""
+    faucet that feeds no basin is none (``planner.taps``), and neither is a "knife" a slice
+    refused (ALFRED dev 062552: the only knife believed was a spatula, and with no other to
+    search for no plan existed)."""
     wanted = {kinds for need in goal.needs for kinds in REQUIRED_TOOLS.get(need, ())}
     for kinds in sorted(wanted):
         unsearched = [k for k in kinds if k not in history.not_found]
         known = [k for k in state.present(lambda t, kinds=kinds: t in kinds)
-                 if kinds != knowledge.KNIVES or state.holds("knife", k)]
+                 if (kinds != knowledge.KNIVES or state.holds("knife", k))
+                 and (kinds != ("Faucet",) or any(f[:2] == ("controls", k) for f in state.facts))]
         if unsearched and not known:
             state.add_unlocated(unsearched[0])
     faucets = state.present(lambda t: t == "Faucet")
