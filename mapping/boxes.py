@@ -1,7 +1,8 @@
 """Sightings fused with remembered instances by their 3-D boxes (centre, extent): drawers,
 cabinets and shelves in rows and columns, objects seen in parts, furniture seen a part at a
 time from different places, an opened container with its door, a utensil taken for another
-(``LOOKALIKES``). Used by the ``semantic`` mapper (``mapping.semantic``)."""
+(``LOOKALIKES``), a part of an appliance taken for a fixture or another appliance. Used by the
+``semantic`` mapper (``mapping.semantic``)."""
 
 from __future__ import annotations
 
@@ -137,8 +138,7 @@ def merge_parts(memory: ObjectMemory) -> list[tuple[str, str]]:
     before either box was whole), a ``TALL`` type's ``column_twins``, ``FURNITURE`` whose
     boxes overlap (views of parts that grew into each other); then lookalike utensils in one
     place (``_fold_lookalikes``) and fixtures or appliances that are parts of appliances
-    (``_fold_appliance_parts``).
-    Returns (gone, kept) key pairs."""
+    (``_fold_appliance_parts``). Returns (gone, kept) key pairs."""
     gone: list[tuple[str, str]] = []
     for object_type in (*SINGLE, *TALL, *FURNITURE):
         instances = sorted(memory.of_type(object_type), key=lambda i: (len(i.key), i.key))  # oldest first

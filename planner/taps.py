@@ -1,6 +1,7 @@
-"""Which faucet feeds which basin, as the planner believes: the basin nearest a faucet, if
-within ``FAUCET_NEAR`` (AI2-THOR's faucets sit over their sinks). Used by the symbolic state (``controls``) and by
-``History`` (a running tap rinses and fills what lies in the basin it feeds)."""
+"""Which faucet feeds which basin, as the planner believes: the basin nearest a faucet, for a
+detected one within ``FAUCET_NEAR`` (AI2-THOR's faucets sit over their sinks). Used by the
+symbolic state (``controls``) and by ``History`` (a running tap rinses and fills what lies in
+the basin it feeds)."""
 
 from __future__ import annotations
 
