@@ -77,7 +77,7 @@ class EpisodeLog:
         self.data: dict[str, Any] = {"episode": episode_to_dict(episode), "interactions": []}
 
     def add(self, agent_id: int, action: str, step: int, success: bool, error: str,
-            target: dict | None = None, utterance: str = "", meant: str = "") -> None:
+            target: dict | None = None, utterance: str = "", meant: str = "", doing: str = "") -> None:
         entry = {"agent_id": agent_id, "action": action, "time_step": step, "success": success,
                  "errorMessage": error}
         if utterance:
@@ -86,6 +86,8 @@ class EpisodeLog:
             entry.update({k: v for k, v in target.items() if k in ("x", "y", "objectId", "receptacleObjectId")})
         if meant:
             entry["meant"] = meant
+        if doing:
+            entry["doing"] = doing
         self.data["interactions"].append(entry)
 
 
@@ -178,7 +180,7 @@ def run_episode(
             continue
         result = sim.step(FOLLOWER, action.action, **action.target)
         log.add(FOLLOWER, action.action, sim.steps, result.success, result.error_message, action.target,
-                meant=action.meant)
+                meant=action.meant, doing=action.doing)
         observation = result.observation
         steps += 1
         failed += not result.success

@@ -30,6 +30,9 @@ class FollowerAction:
     # the object type a click is meant for, as the Follower believes it (a put's: the
     # receptacle); written to the episode log for `nesy clicks`, never read by the simulator
     meant: str = ""
+    # the plan step the action serves ("search Plate", "PickupObject Lettuce#2"), as the
+    # Follower words it; written to the episode log for `nesy timeline`, never read by the simulator
+    doing: str = ""
 
     @classmethod
     def say(cls, text: str) -> FollowerAction:

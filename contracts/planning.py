@@ -72,6 +72,16 @@ class PlannedSubgoal:
     def search(self) -> bool:
         return self.object_key is None and self.subgoal.object is not None
 
+    @property
+    def label(self) -> str:
+        """The step in a few words: "search Plate", "PutObject Lettuce#2 -> Plate#1"."""
+        if self.search:
+            return f"search {self.subgoal.object}"
+        words = [self.subgoal.action, self.object_key or self.subgoal.object or ""]
+        if self.receptacle_key or self.subgoal.receptacle:
+            words += ["->", self.receptacle_key or self.subgoal.receptacle or ""]
+        return " ".join(w for w in words if w)
+
 
 class PlannerState(StrEnum):
     IDLE = "idle"  # nothing (left) to do

@@ -139,7 +139,7 @@ class ModularFollower(Follower):
             action, self.skill = self.told_actions.popleft(), None
             self.last_action = LowLevelAction(action.action, dict(action.target))
             self.steps += 1
-            return action
+            return FollowerAction(action.action, dict(action.target), doing="told: " + action.action)
         failed_now: list[PlannedSubgoal] = []
         for _ in range(MAX_SKILL_CHANGES):
             if self.skill is None:
@@ -159,7 +159,7 @@ class ModularFollower(Follower):
                 self.steps += 1
                 self.search_steps += self.current.search
                 return FollowerAction(result.action.action, dict(result.action.target),
-                                      meant=_meant(result.action, belief))
+                                      meant=_meant(result.action, belief), doing=self.current.label)
             self.skill = None
             if result.state == SkillState.SUCCEEDED:
                 self.failure = None
@@ -176,11 +176,11 @@ class ModularFollower(Follower):
         if status.state == PlannerState.FAILING and given_up and self.retries < MAX_RETRIES:
             self.retries += 1  # given up on finding or reaching it: look for it afresh (from another heading)
             self._retell(frozenset(given_up))
-            return FollowerAction("Turn Left")
+            return FollowerAction("Turn Left", doing="look afresh for " + " ".join(sorted(given_up)))
         if self.briefing.suite != "tatc" and status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
                 and not (self.current is not None and self.current.subgoal.action == "GotoLocation"):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
-            return FollowerAction("Turn Left")
+            return FollowerAction("Turn Left", doing="stalled: turn and plan again")
         return FollowerAction("Stop")
 
     def _interrupt(self, observation: Observation, belief: Belief) -> None:
