@@ -49,6 +49,7 @@ REQUIRED_TOOLS = {
 SURFACES = 2  # nearby open surfaces to put things down on
 _TOKEN = re.compile(r"[()\s]+|[^()\s]+")
 _PLACED = re.compile(r"\((in|within)\s+([^()\s]+)\s+([^()\s]+)\)")
+_COOKED = re.compile(r"\(cooked\s+([^()\s]+)\)")
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,10 @@ def sensible(object_type: str, receptacle_type: str, goal_pair: bool) -> bool:
     name goes into a container the goal names (the knife is not left on the salad plate),
     and into a movable container the goal names (a plate, a bowl) only what the goal wants
     in it (``placed``): a plate parked on the other plate of a breakfast is then taken
-    with it, and a click meant for the lower one picks up the upper."""
+    with it, and a click meant for the lower one picks up the upper. Not the whole loaf
+    either, though the goal names it for its slices: a sandwich's plan put the bread, the
+    tomato and the lettuce on the plate to slice them there, washed the plate with them on
+    it, and the plate under them could then not be clicked (TATC 0216)."""
     return knowledge.can_put(object_type, receptacle_type) and (
         goal_pair or knowledge.usual_place(object_type, receptacle_type))
 
@@ -179,7 +183,10 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     init += [f"(can-put {names[o]} {names[r]})" for o in pickups for r in receptacles
              if o != r and sensible(state.types[o], state.types[r],
                                     o in blockers or _goal_pair(o, r, goal, state, wanted))
-             and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))]
+             and not (r in goal.keys and state.holds("pickupable", r) and (o, r) not in wanted)]
+    toasts = set(_COOKED.findall(goal.formula))
+    init += [f"(toast-first {names[o]} {names[r]})" for o, r in sorted(wanted)
+             if o in toasts and o in chosen and r in chosen and state.holds("breadslice", o)]
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
             f" (:init {' '.join(init)})\n (:goal {formula}))\n")

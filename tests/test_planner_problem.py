@@ -351,3 +351,25 @@ def test_a_one_slot_receptacle_found_full_is_one_slot_once_in_the_problem():
     problem = build_problem(state, goal, history)
     name = next(n for n, k in problem.keys.items() if k == "Toaster")
     assert problem.text.count(f"(single {name})") == 1
+
+
+def test_a_sandwich_is_sliced_where_the_loaf_lies_and_served_on_a_plate_washed_empty():
+    """TATC 0216: the plan put the bread, the tomato and the lettuce on the dirty plate to
+    slice them there, then washed the plate with them on it; the plate under them could not
+    be clicked. The whole loaf does not go on the plate (only what the goal wants there),
+    what holds something is not put into a basin, and a slice to toast goes on the plate
+    once toasted (not raw first, to be fetched again for the toaster)."""
+    scene = belief(kitchen(more=[("Bread", "Bread", (0.0, 1.0, 0.8), "Counter", {}),
+                                 ("Tomato", "Tomato", (0.1, 1.0, 0.8), "Counter", {}),
+                                 ("Toaster", "Toaster", (0.4, 1.0, 0.8), "Counter", {"is_toggled": False}),
+                                 ("Plate", "Plate", (0.1, 0.95, 0.9), "Counter", {"is_dirty": True})]))
+    sandwich = Goal(TaskSpec(teach_task="Sandwich", teach_params={"lettuce_slices": "0", "tomato_slices": "1"}))
+    plan = planner().plan(sandwich, scene)
+    assert plan.status.state == PlannerState.ACTING, plan.status.reason
+    steps = actions(plan)
+    assert not [s for s in steps if s[0] == "PutObject" and s[1] in ("Bread", "Tomato")]
+    washed = steps.index(("PutObject", "Plate", "Basin"))
+    served = [i for i, s in enumerate(steps) if s[0] == "PutObject" and s[2] == "Plate"]
+    assert len(served) == 3 and washed < min(served)
+    for piece in ("Bread~0", "Bread~1"):
+        assert steps.index(("PutObject", piece, "Toaster")) < steps.index(("PutObject", piece, "Plate"))
