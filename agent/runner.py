@@ -77,7 +77,8 @@ class EpisodeLog:
         self.data: dict[str, Any] = {"episode": episode_to_dict(episode), "interactions": []}
 
     def add(self, agent_id: int, action: str, step: int, success: bool, error: str,
-            target: dict | None = None, utterance: str = "", meant: str = "", doing: str = "") -> None:
+            target: dict | None = None, utterance: str = "", meant: str = "", doing: str = "",
+            gave_up: str = "") -> None:
         entry = {"agent_id": agent_id, "action": action, "time_step": step, "success": success,
                  "errorMessage": error}
         if utterance:
@@ -88,6 +89,8 @@ class EpisodeLog:
             entry["meant"] = meant
         if doing:
             entry["doing"] = doing
+        if gave_up:
+            entry["gave_up"] = gave_up
         self.data["interactions"].append(entry)
 
 
@@ -164,7 +167,7 @@ def run_episode(
         with sim.follower_turn():
             action: FollowerAction = agents.follower.act(observation)
         if action.action == "Stop":
-            log.add(FOLLOWER, "Stop", sim.steps, True, "")
+            log.add(FOLLOWER, "Stop", sim.steps, True, "", gave_up=action.gave_up)
             done, _, _ = goal_conditions(sim, episode, task)
             if done or commander is None:
                 end_reason = "follower_stop"
@@ -180,7 +183,7 @@ def run_episode(
             continue
         result = sim.step(FOLLOWER, action.action, **action.target)
         log.add(FOLLOWER, action.action, sim.steps, result.success, result.error_message, action.target,
-                meant=action.meant, doing=action.doing)
+                meant=action.meant, doing=action.doing, gave_up=action.gave_up)
         observation = result.observation
         steps += 1
         failed += not result.success

@@ -33,6 +33,9 @@ class FollowerAction:
     # the plan step the action serves ("search Plate", "PickupObject Lettuce#2"), as the
     # Follower words it; written to the episode log for `nesy timeline`, never read by the simulator
     doing: str = ""
+    # the plan steps given up since the Follower's last action, each with the skill's reason
+    # ("PickupObject Plate#1: Plate#1 is unreachable: ..."), "; "-joined; logged like ``doing``
+    gave_up: str = ""
 
     @classmethod
     def say(cls, text: str) -> FollowerAction:

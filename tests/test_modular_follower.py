@@ -125,8 +125,11 @@ def test_results_reach_the_mapper_and_failures_the_planner():
     planner = ScriptedPlanner(skills=[[SkillStep.act(pickup), SkillStep.fail("it slipped")],
                                       [SkillStep.fail("still slipping")], [SkillStep.done()]])
     f = follower(planner, stuck=False)  # (asking for help when stuck: tests/test_dialogue_manager.py)
-    assert f.act(observe()).action == "Pickup"
-    assert f.act(observe("Pickup", success=False)).action == "Stop"  # failed, replanned, failed again: give up
+    first_action = f.act(observe())
+    assert first_action.action == "Pickup" and first_action.doing == STEP.label and not first_action.gave_up
+    stop = f.act(observe("Pickup", success=False))
+    assert stop.action == "Stop"  # failed, replanned, failed again: give up; the log hears both
+    assert stop.gave_up == f"{STEP.label}: it slipped; {STEP.label}: still slipping"
     outcome = f.modules["mapper"].outcomes[1]
     assert outcome.action is pickup and outcome.success is False and outcome.error == "blocked"
     assert planner.failures[0] is None

@@ -8,15 +8,17 @@ import pytest
 
 from agent.cli import main
 from agent.evaluation.results import log_name
-from agent.evaluation.timeline import kinds, read_timelines, render, step_kind, timeline
+from agent.evaluation.timeline import kinds, read_timelines, reasons, render, step_kind, timeline
 from contracts.errors import NesyError
 from contracts.planning import PlannedSubgoal, Subgoal
 
 
-def act(action, doing="", step=0, success=True, error="", agent=1, utterance=""):
+def act(action, doing="", step=0, success=True, error="", agent=1, utterance="", gave_up=""):
     entry = {"agent_id": agent, "action": action, "time_step": step, "success": success, "errorMessage": error}
     if doing:
         entry["doing"] = doing
+    if gave_up:
+        entry["gave_up"] = gave_up
     if utterance:
         entry["utterance"] = utterance
     return entry
@@ -30,7 +32,7 @@ LOG = [act("Text", agent=0, utterance="Make a plate of toast."),
        act("Forward", "search Bread", 6),  # after the Commander's words: a new span
        act("Pickup", "PickupObject Bread#2", 7, False, "Bread|+01.00|+00.90 is too far (1.52)"),
        act("Pickup", "PickupObject Bread#2", 8),
-       act("Forward", "", 9)]  # a log line without ``doing``
+       act("Forward", "", 9, gave_up="PickupObject Bread#2: not seen from 3 poses; search Knife: nowhere")]
 
 
 def test_a_timeline_collapses_actions_into_spans_of_one_step_with_the_commanders_words_between():
@@ -38,16 +40,19 @@ def test_a_timeline_collapses_actions_into_spans_of_one_step_with_the_commanders
     assert line.episode_id == "e"
     assert [e if isinstance(e, str) else (e.doing, e.first, e.last, e.size) for e in line.entries] == [
         "Commander: Make a plate of toast.", ("search Bread", 1, 4, 3), "Commander: In the fridge.",
-        ("search Bread", 6, 6, 1), ("PickupObject Bread#2", 7, 8, 2), ("(not logged)", 9, 9, 1)]
+        ("search Bread", 6, 6, 1), ("PickupObject Bread#2", 7, 8, 2),
+        "gave up PickupObject Bread#2: not seen from 3 poses", "gave up search Knife: nowhere",
+        ("(not logged)", 9, 9, 1)]  # a log line without ``doing``
     assert line.spans[2].failed == {"Pickup: Bread is too far": 1}
     assert kinds([line, line]) == {"search Bread": 8, "PickupObject Bread": 4, "(not logged)": 2}
+    assert reasons([line, line]) == {"PickupObject Bread: not seen from poses": 2, "search Knife: nowhere": 2}
     text = render(line, shortest=2)
     assert "PickupObject Bread#2" in text and "failed Pickup: Bread is too far x1" in text
     assert text.count("... 1 actions in shorter spans") == 2  # before the pickup and at the end
 
 
 def test_a_step_kind_leaves_out_instance_numbers():
-    assert step_kind("PutObject Lettuce#12 -> Plate#1") == "PutObject Lettuce -> Plate"
+    assert step_kind("PutObject Lettuce#12~3 -> Plate#1") == "PutObject Lettuce -> Plate"
 
 
 def test_planned_steps_say_what_they_do():
@@ -74,6 +79,7 @@ def test_a_runs_timelines_all_failed_or_chosen_and_clear_errors(tmp_path, capsys
     with pytest.raises(NesyError, match="no episodes.jsonl"):
         read_timelines(tmp_path / "logs")
     assert main(["timeline", str(tmp_path), "--failed"]) == 0
-    assert "1 episodes, 7 actions" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 episodes, 7 actions" in out and "steps given up, 2, by reason" in out
     assert main(["timeline", str(tmp_path), "a"]) == 0
     assert "# a" in capsys.readouterr().out

@@ -15,8 +15,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="the plan steps a run's Follower spent its actions on, per episode or in total",
         description="Read the episode logs of a `nesy eval` run folder: with episode ids, each "
         "episode's actions collapsed into spans of one plan step (\"search Plate\", "
-        "\"PickupObject Lettuce#2\") with the Commander's words between them; without, the actions "
-        "per kind of plan step over the run's episodes. Needs logs written by the modular Follower.",
+        "\"PickupObject Lettuce#2\") with the Commander's words and the steps given up (and why) "
+        "between them; without, the actions per kind of plan step and the steps given up per "
+        "reason over the run's episodes. Needs logs written by the modular Follower.",
     )
     parser.add_argument("run", metavar="DIR", help="a run folder written by `nesy eval --out`")
     parser.add_argument("episodes", nargs="*", metavar="EPISODE", help="episode ids (default: the totals over the run)")
@@ -28,11 +29,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agent.evaluation.timeline import kinds, read_timelines, render, render_kinds
+    from agent.evaluation.timeline import read_timelines, render, render_totals
 
     lines = read_timelines(args.run, args.episodes, failed_only=args.failed and not args.episodes)
     if args.episodes:
         print("\n\n".join(render(line, args.shortest) for line in lines))
     else:
-        print(render_kinds(kinds(lines), len(lines), args.top))
+        print(render_totals(lines, args.top))
     return 0

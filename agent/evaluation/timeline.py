@@ -1,11 +1,13 @@
 """What the Follower was doing at every action of an episode, read from its log (``nesy timeline``).
 
 The modular Follower writes with each action the plan step it serves (``doing`` in the
-episode log: "search Plate", "PickupObject Lettuce#2", "told: Forward", ...). A timeline
-collapses the actions into spans of one step each, with the Commander's words where they
-came, and totals the actions per kind of step (the instance numbers left out: "search
-Plate", "PickupObject Lettuce"), so that where a failed episode's 1,000 actions went reads
-at a glance. Over a run's episodes the totals add up, for the failed ones or all.
+episode log: "search Plate", "PickupObject Lettuce#2", "told: Forward", ...) and the steps
+it gave up since its last action, with the skill's reason (``gave_up``). A timeline
+collapses the actions into spans of one step each, with the Commander's words and the steps
+given up where they came, and totals the actions per kind of step (the instance numbers
+left out: "search Plate", "PickupObject Lettuce") and the steps given up per reason, so that
+where a failed episode's 1,000 actions went reads at a glance. Over a run's episodes the
+totals add up, for the failed ones or all.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ class Span:
 @dataclass
 class Timeline:
     episode_id: str
-    entries: list[Span | str]  # spans and the Commander's utterances, in order
+    entries: list[Span | str]  # spans, the Commander's utterances and the steps given up, in order
+    given_up: list[str] = field(default_factory=list)  # "step: reason", in order
 
     @property
     def spans(self) -> list[Span]:
@@ -53,17 +56,28 @@ class Timeline:
 
 def step_kind(doing: str) -> str:
     """A plan step's kind: its words without instance numbers ("PickupObject Lettuce#2" -> "PickupObject Lettuce")."""
-    return re.sub(r"#\d+", "", doing)
+    return re.sub(r"#\d+(~\d+)?", "", doing)
+
+
+def reason_kind(given_up: str) -> str:
+    """Why a step was given up, without instance numbers and counts ("PickupObject Plate:
+    Plate is unreachable: not seen from poses")."""
+    return plain_error(step_kind(given_up))
 
 
 def timeline(log: dict[str, Any], episode_id: str = "") -> Timeline:
     entries: list[Span | str] = []
+    given_up: list[str] = []
     current: Span | None = None
     for item in log.get("interactions", []):
         if item.get("agent_id") == COMMANDER and item.get("utterance"):
             entries.append(f"Commander: {item['utterance']}")
             current = None
             continue
+        if item.get("agent_id") == FOLLOWER and item.get("gave_up"):
+            given_up += item["gave_up"].split("; ")
+            entries += [f"gave up {g}" for g in item["gave_up"].split("; ")]
+            current = None
         if item.get("agent_id") != FOLLOWER or item.get("action") in SPOKEN:
             continue
         doing, step = item.get("doing", UNLABELLED), int(item.get("time_step", 0))
@@ -74,7 +88,7 @@ def timeline(log: dict[str, Any], episode_id: str = "") -> Timeline:
         current.actions[item["action"]] += 1
         if not item.get("success", True):
             current.failed[f"{item['action']}: {plain_error(item.get('errorMessage', ''))}".rstrip(": ")] += 1
-    return Timeline(episode_id or log.get("episode", {}).get("episode_id", ""), entries)
+    return Timeline(episode_id or log.get("episode", {}).get("episode_id", ""), entries, given_up)
 
 
 def kinds(timelines: Iterable[Timeline]) -> Counter:
@@ -84,6 +98,11 @@ def kinds(timelines: Iterable[Timeline]) -> Counter:
         for span in line.spans:
             out[step_kind(span.doing)] += span.size
     return out
+
+
+def reasons(timelines: Iterable[Timeline]) -> Counter:
+    """Steps given up per reason over these timelines."""
+    return Counter(reason_kind(g) for line in timelines for g in line.given_up)
 
 
 def read_timelines(folder: str | Path, episode_ids: Iterable[str] = (), failed_only: bool = False) -> list[Timeline]:
@@ -132,8 +151,12 @@ def render(line: Timeline, shortest: int = 1) -> str:
     return "\n".join(out)
 
 
-def render_kinds(counts: Counter, episodes: int, top: int = 20) -> str:
+def render_totals(timelines: list[Timeline], top: int = 20) -> str:
+    """Actions per kind of plan step and steps given up per reason, the most first."""
+    counts, why = kinds(timelines), reasons(timelines)
     total = sum(counts.values()) or 1
-    out = [f"actions per kind of plan step, {episodes} episodes, {total} actions:"]
+    out = [f"actions per kind of plan step, {len(timelines)} episodes, {total} actions:"]
     out += [f"{n:>7}  {100 * n / total:5.1f}%  {kind}" for kind, n in counts.most_common(top)]
+    out += ["", f"steps given up, {sum(why.values())}, by reason:"]
+    out += [f"{n:>7}  {kind}" for kind, n in why.most_common(top)]
     return "\n".join(out)

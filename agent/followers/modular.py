@@ -103,6 +103,7 @@ class ModularFollower(Follower):
         self.question: Question | None = None  # the last question asked
         self.finished: list[PlannedSubgoal] = []  # steps done since the Follower last spoke
         self.told_actions: deque[FollowerAction] = deque()  # action tokens heard, not yet taken
+        self.given_up: list[str] = []  # steps whose skills failed since the last action (for the log)
 
     def episode_counts(self) -> dict[str, int]:
         """What the runner adds to the episode's metrics: ``search_steps``, the steps taken
@@ -158,8 +159,8 @@ class ModularFollower(Follower):
                 self.last_action = result.action
                 self.steps += 1
                 self.search_steps += self.current.search
-                return FollowerAction(result.action.action, dict(result.action.target),
-                                      meant=_meant(result.action, belief), doing=self.current.label)
+                return self._logged(FollowerAction(result.action.action, dict(result.action.target),
+                                                   meant=_meant(result.action, belief), doing=self.current.label))
             self.skill = None
             if result.state == SkillState.SUCCEEDED:
                 self.failure = None
@@ -167,6 +168,7 @@ class ModularFollower(Follower):
                 continue
             failures = (self.failure.failures if self.failure and self.failure.step == self.current else 0) + 1
             self.failure = SkillFailure(self.current, result.reason or "the skill gave no action", failures)
+            self.given_up.append(f"{self.current.label}: {self.failure.reason}")
             if self.current in failed_now:  # it failed again without acting: give this step up
                 break
             failed_now.append(self.current)
@@ -176,12 +178,19 @@ class ModularFollower(Follower):
         if status.state == PlannerState.FAILING and given_up and self.retries < MAX_RETRIES:
             self.retries += 1  # given up on finding or reaching it: look for it afresh (from another heading)
             self._retell(frozenset(given_up))
-            return FollowerAction("Turn Left", doing="look afresh for " + " ".join(sorted(given_up)))
+            return self._logged(FollowerAction("Turn Left", doing="look afresh for " + " ".join(sorted(given_up))))
         if self.briefing.suite != "tatc" and status.state != PlannerState.IDLE and self.stalls < MAX_STALLS \
                 and not (self.current is not None and self.current.subgoal.action == "GotoLocation"):
             self.stalls += 1  # nobody to ask and Stop would end the episode: look elsewhere, then plan again
-            return FollowerAction("Turn Left", doing="stalled: turn and plan again")
-        return FollowerAction("Stop")
+            return self._logged(FollowerAction("Turn Left", doing="stalled: turn and plan again"))
+        return self._logged(FollowerAction("Stop"))
+
+    def _logged(self, action: FollowerAction) -> FollowerAction:
+        """The action with the steps given up since the last one (for the episode log)."""
+        if not self.given_up:
+            return action
+        gave_up, self.given_up = "; ".join(self.given_up), []
+        return FollowerAction(action.action, action.target, action.utterance, action.meant, action.doing, gave_up)
 
     def _interrupt(self, observation: Observation, belief: Belief) -> None:
         """New instructions drop the skill. If the action it took last finished its step, the
