@@ -50,6 +50,7 @@ SURFACES = 2  # nearby open surfaces to put things down on
 _TOKEN = re.compile(r"[()\s]+|[^()\s]+")
 _PLACED = re.compile(r"\((in|within)\s+([^()\s]+)\s+([^()\s]+)\)")
 _COOKED = re.compile(r"\(cooked\s+([^()\s]+)\)")
+_CLEAN = re.compile(r"\(not\s+\(dirty\s+([^()\s]+)\)\)")
 
 
 @dataclass(frozen=True)
@@ -138,10 +139,7 @@ def sensible(object_type: str, receptacle_type: str, goal_pair: bool) -> bool:
     name goes into a container the goal names (the knife is not left on the salad plate),
     and into a movable container the goal names (a plate, a bowl) only what the goal wants
     in it (``placed``): a plate parked on the other plate of a breakfast is then taken
-    with it, and a click meant for the lower one picks up the upper. Not the whole loaf
-    either, though the goal names it for its slices: a sandwich's plan put the bread, the
-    tomato and the lettuce on the plate to slice them there, washed the plate with them on
-    it, and the plate under them could then not be clicked (TATC 0216)."""
+    with it, and a click meant for the lower one picks up the upper."""
     return knowledge.can_put(object_type, receptacle_type) and (
         goal_pair or knowledge.usual_place(object_type, receptacle_type))
 
@@ -155,6 +153,24 @@ def _goal_pair(o: str, r: str, goal: CompiledGoal, state: SymbolicState, wanted:
     if o not in goal.keys or r not in goal.keys:
         return False
     return not state.holds("pickupable", r) or (o, r) in wanted
+
+
+def _serving_order(state: SymbolicState, goal: CompiledGoal, wanted: set[tuple[str, str]],
+                   names: dict[str, str]) -> list[str]:
+    """What must happen before a dish is served on: a container the goal wants clean takes
+    nothing while dirty (``clean-first``), and a bread slice the goal wants toasted in it goes
+    there toasted, and its loaf not at all (``toast-first``). Without them a sandwich's plan put
+    the loaf, the tomato and the lettuce on the dirty plate to slice them there, then had to
+    wash the plate with them on it, and the plate under them could not be clicked (TATC 0216);
+    or put the raw slices on the plate, to fetch them again for the toaster. Slicing a whole
+    on the clean dish stays: a cooked potato sliced in the bowl is two cooked slices in it (0192)."""
+    toasts = {o for o in _COOKED.findall(goal.formula) if o in names and state.holds("breadslice", o)}
+    loaves = {w for p, w in (f[1:] for f in state.facts if f[0] == "piece-of") if p in toasts}
+    clean = set(_CLEAN.findall(goal.formula))
+    served = {r for _, r in wanted if r in names and state.holds("pickupable", r)}
+    facts = [f"(clean-first {names[r]})" for r in sorted(served & clean)]
+    return facts + [f"(toast-first {names[o]} {names[r]})" for o in sorted((toasts | loaves) & names.keys())
+                    for r in sorted(served)]
 
 
 def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
@@ -183,10 +199,8 @@ def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
     init += [f"(can-put {names[o]} {names[r]})" for o in pickups for r in receptacles
              if o != r and sensible(state.types[o], state.types[r],
                                     o in blockers or _goal_pair(o, r, goal, state, wanted))
-             and not (r in goal.keys and state.holds("pickupable", r) and (o, r) not in wanted)]
-    toasts = set(_COOKED.findall(goal.formula))
-    init += [f"(toast-first {names[o]} {names[r]})" for o, r in sorted(wanted)
-             if o in toasts and o in chosen and r in chosen and state.holds("breadslice", o)]
+             and not (r in goal.keys and o not in goal.keys and state.holds("pickupable", r))]
+    init += _serving_order(state, goal, wanted, names)
     formula = "".join(names.get(tok, tok) for tok in _TOKEN.findall(goal.formula))
     text = (f"(define (problem task) (:domain household)\n (:objects {' '.join(names.values())})\n"
             f" (:init {' '.join(init)})\n (:goal {formula}))\n")

@@ -353,12 +353,12 @@ def test_a_one_slot_receptacle_found_full_is_one_slot_once_in_the_problem():
     assert problem.text.count(f"(single {name})") == 1
 
 
-def test_a_sandwich_is_sliced_where_the_loaf_lies_and_served_on_a_plate_washed_empty():
+def test_a_sandwich_is_served_on_a_plate_washed_empty_its_toast_toasted_first():
     """TATC 0216: the plan put the bread, the tomato and the lettuce on the dirty plate to
     slice them there, then washed the plate with them on it; the plate under them could not
-    be clicked. The whole loaf does not go on the plate (only what the goal wants there),
-    what holds something is not put into a basin, and a slice to toast goes on the plate
-    once toasted (not raw first, to be fetched again for the toaster)."""
+    be clicked. A dish the goal wants clean takes nothing while dirty, what holds something
+    is not put into a basin, and a slice to toast goes on the plate toasted (its loaf not
+    at all); a whole may still be sliced on the washed plate (its slices are then on it)."""
     scene = belief(kitchen(more=[("Bread", "Bread", (0.0, 1.0, 0.8), "Counter", {}),
                                  ("Tomato", "Tomato", (0.1, 1.0, 0.8), "Counter", {}),
                                  ("Toaster", "Toaster", (0.4, 1.0, 0.8), "Counter", {"is_toggled": False}),
@@ -367,9 +367,19 @@ def test_a_sandwich_is_sliced_where_the_loaf_lies_and_served_on_a_plate_washed_e
     plan = planner().plan(sandwich, scene)
     assert plan.status.state == PlannerState.ACTING, plan.status.reason
     steps = actions(plan)
-    assert not [s for s in steps if s[0] == "PutObject" and s[1] in ("Bread", "Tomato")]
+    assert ("PutObject", "Bread", "Plate") not in steps
     washed = steps.index(("PutObject", "Plate", "Basin"))
     served = [i for i, s in enumerate(steps) if s[0] == "PutObject" and s[2] == "Plate"]
-    assert len(served) == 3 and washed < min(served)
+    assert washed < min(served)
     for piece in ("Bread~0", "Bread~1"):
         assert steps.index(("PutObject", piece, "Toaster")) < steps.index(("PutObject", piece, "Plate"))
+
+
+def test_a_cooked_whole_may_be_sliced_in_the_clean_bowl():
+    """TATC 0192 in 55 steps: the potato cooked whole, put in the bowl and sliced there."""
+    scene = belief(kitchen(more=[("Potato", "Potato", (0.0, 1.0, 0.8), "Counter", {"is_cooked": True}),
+                                 ("Bowl", "Bowl", (0.1, 0.95, 0.9), "Counter", {"is_dirty": False})]))
+    params = {"N": "2", "X": "Potato", "Y": "Bowl"}
+    plan = planner().plan(Goal(TaskSpec(teach_task="N Cooked Slices Of X In Y", teach_params=params)), scene)
+    assert actions(plan) == [("PickupObject", "Potato", None), ("PutObject", "Potato", "Bowl"),
+                             ("PickupObject", "Knife", None), ("SliceObject", "Potato", None)]
