@@ -128,3 +128,17 @@ def test_an_appliance_seen_as_another_type_in_its_place_is_that_appliance_and_ne
     basin = memory.add("SinkBasin", (3.5, 0.93, 1.1), extent=(0.4, 0.15, 0.5), times_seen=12)
     assert merge_parts(memory) == [(taken.key, coffee.key)]
     assert {microwave.key, coffee.key, toaster.key, fridge.key, basin.key} <= set(memory.instances)
+
+
+def test_things_seen_in_a_toasters_slots_are_the_toaster_but_not_the_slice_put_in_nor_one_beside_it():
+    # TATC valid_unseen 0216: bread slices, a spoon, a pillow and a butter knife were believed in
+    # the toaster's box (its slots and lever), none there; the plan walked to each, 8 times
+    memory = ObjectMemory()
+    toaster = memory.add("Toaster", (0.98, 1.0, 0.33), extent=(0.2, 0.25, 0.3), times_seen=10)
+    slice_ = memory.add("BreadSliced", (0.98, 1.1, 0.35), extent=(0.1, 0.1, 0.02), times_seen=3)
+    spoon = memory.add("Spoon", (1.02, 0.95, 0.3), extent=(0.03, 0.02, 0.15), times_seen=2)
+    toast = memory.add("BreadSliced", (0.96, 1.1, 0.3), extent=(0.1, 0.1, 0.02), times_seen=4, states={"handled": True})
+    loaf = memory.add("Bread", (0.98, 1.05, 0.6), extent=(0.15, 0.15, 0.3), times_seen=5)  # beside it, on the counter
+    often = memory.add("Mug", (0.98, 1.0, 0.33), extent=(0.1, 0.1, 0.1), times_seen=12)  # seen more than the toaster
+    assert sorted(merge_parts(memory)) == sorted([(slice_.key, toaster.key), (spoon.key, toaster.key)])
+    assert {toaster.key, toast.key, loaf.key, often.key} <= set(memory.instances)
