@@ -149,3 +149,15 @@ def test_a_knife_stays_in_hand_while_something_marked_must_slice_is_whole():
     # with nothing marked the put is free; marked but sliced already, too
     assert plan(init, "(in a d)") == [("goto", "a"), ("pickup", "a"), ("goto", "d"), ("put", "a", "d")]
     assert plan(init + " (must-slice b) (sliced b)", "(in a d)") is not None
+
+
+def test_a_search_is_capped_in_cpu_time_so_none_outlives_a_killed_evaluation():
+    """Stop 96: a search left behind by a stopped worker ran on for 18 minutes beside the next run."""
+    import subprocess
+    import sys
+
+    from planner.fast_downward import _cpu_limit
+
+    script = "import resource; print(resource.getrlimit(resource.RLIMIT_CPU))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, preexec_fn=_cpu_limit(3.2))
+    assert out.stdout.strip() == "(6, 7)"
