@@ -8,7 +8,8 @@ and the mask snapped to the frame's edges (``perception.mask_edges``) and thresh
 ``mask_threshold``. For the types the Follower said it looks for (``attend``) the bar is
 ``focus_threshold``, unless another class's box scores higher in the same place (the
 mapper lets such a weak detection only confirm what it expects). Thin utensils the network takes for one another (``LOOKALIKES``) are one utensil where two
-of their boxes coincide, of the higher-scoring type, whatever the scores.
+of their boxes coincide, of the higher-scoring type, whatever the scores. What lies mostly in
+a house plant's mask is the plant (``without_plant_parts``).
 A frame seen again (after a question, a refused Stop or a failed action, a turn undone, a walk
 back) is not run through the network again: the outputs of the last ``frame_cache`` distinct
 frames are kept (``perception.frame_cache``). Symbolic runs (no frames) see nothing.
@@ -61,6 +62,8 @@ from perception.region_classifier import (
     load_region_classifier,
     region_inputs,
 )
+
+IN_PLANT = 0.6  # share of a detection's pixels in a house plant's mask that makes it a part of the plant
 
 
 @perception.register("maskrcnn")
@@ -240,7 +243,21 @@ class MaskRCNNPerception(Perception):
             x0, y0, x1, y1 = (float(v) for v in np.clip(box, 0, [w, h, w, h]))
             detections.append(Detection(object_type, float(min(max(score, 0.0), 1.0)),
                                         (x0, y0, x1, y1), mask))
+        return without_plant_parts(detections)
+
+
+def without_plant_parts(detections: list[Detection]) -> list[Detection]:
+    """The detections but those lying mostly (``IN_PLANT`` of their pixels) in a house plant's
+    mask: its pot and leaves taken for things. FloorPlan10's plant (in 261 of the 288 TATC
+    valid_unseen episodes) was a plate seen 18 times (0120) and a lettuce seen 40 times (0216)
+    in stop 96's traces; the Follower walked to each again and again to find nothing there.
+    Nothing is ever put into a house plant, so nothing seen in it is lost."""
+    plants = [d.mask for d in detections if d.object_type == "HousePlant"]
+    if not plants:
         return detections
+    plant = np.logical_or.reduce(plants)
+    return [d for d in detections
+            if d.object_type == "HousePlant" or np.count_nonzero(d.mask & plant) < IN_PLANT * d.pixels]
 
 
 def first_stages(model: Any, image: Any) -> tuple[Any, Any, list[Any]]:

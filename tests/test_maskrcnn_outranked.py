@@ -25,3 +25,21 @@ def test_of_two_lookalike_utensils_in_one_place_the_higher_scoring_type_stands_w
            "labels": np.array([1, 2, 2, 3]), "scores": np.array([0.9, 0.67, 0.8, 0.95], dtype=np.float32)}
     utensils = np.array([True, True, True, False])
     assert _outranked(out, among=utensils).tolist() == [False, True, False, False]
+
+
+def test_what_lies_mostly_in_a_house_plants_mask_is_the_plant():
+    """FloorPlan10's plant was a plate (its pot) and a lettuce (its leaves) in stop 96's traces."""
+    from contracts.perception import Detection
+    from perception.maskrcnn import without_plant_parts
+
+    def det(kind, rows, cols):
+        mask = np.zeros((100, 100), dtype=bool)
+        mask[rows[0]:rows[1], cols[0]:cols[1]] = True
+        return Detection(kind, 0.9, (cols[0], rows[0], cols[1], rows[1]), mask)
+
+    plant = det("HousePlant", (10, 60), (10, 50))
+    pot = det("Plate", (45, 60), (15, 45))  # wholly in the plant
+    mug = det("Mug", (50, 70), (40, 60))  # in front of it, a quarter in its mask
+    kept = without_plant_parts([plant, pot, mug])
+    assert [d.object_type for d in kept] == ["HousePlant", "Mug"]
+    assert without_plant_parts([pot, mug]) == [pot, mug]  # no plant in view: nothing is a part of one
