@@ -248,10 +248,10 @@ class MaskRCNNPerception(Perception):
 
 def without_plant_parts(detections: list[Detection]) -> list[Detection]:
     """The detections but those lying mostly (``IN_PLANT`` of their pixels) in a house plant's
-    mask: its pot and leaves taken for things. FloorPlan10's plant (in 261 of the 288 TATC
-    valid_unseen episodes) was a plate seen 18 times (0120) and a lettuce seen 40 times (0216)
-    in stop 96's traces; the Follower walked to each again and again to find nothing there.
-    Nothing is ever put into a house plant, so nothing seen in it is lost."""
+    mask: its pot and leaves taken for things. In a frame of TATC valid_unseen 0120 (stop 96),
+    FloorPlan10's plant (in 261 of the 288 valid_unseen episodes) held a tomato at 0.91,
+    wholly in the plant's mask, where no tomato is. Nothing is ever put into a house plant, so
+    nothing seen in it is lost."""
     plants = [d.mask for d in detections if d.object_type == "HousePlant"]
     if not plants:
         return detections
