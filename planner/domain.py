@@ -15,7 +15,7 @@ as placeholders) present where the whole was, cooked if it was. A knife is not p
 while something marked ``must-slice`` is whole (``slices-pending``; ``planner.knife_kept``
 marks what a plan would otherwise fetch the knife again for). What holds something is not
 put into a basin (a plate is washed before it is served on, not with the food on it); a
-dish the goal wants clean takes nothing while dirty or in the sink (``clean-first``), and a bread slice the
+dish the goal wants clean takes nothing while dirty (``clean-first``), and a bread slice the
 goal wants toasted on it goes there toasted (``toast-first``; ``planner.problem._serving_order``).
 
 Grounding cost: a conditional effect quantified over two variables is instantiated for
@@ -56,14 +56,13 @@ DOMAIN = """
   (present ?o) (unlocated ?o) (at ?o) (holding ?o) (handempty) (in ?o ?r) (opened ?o) (on ?o)
   (sliced ?o) (dirty ?o) (water ?o) (coffee ?o) (hot ?o) (cold ?o) (cooked ?o) (boiled ?o)
   (cleaned ?o) (heated ?o) (cooled ?o) (must-slice ?o)
-  (within ?o ?r) (slices-pending) (in-basin ?o) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
+  (within ?o ?r) (slices-pending) (running ?b) (lit-under ?v) (shut-in ?o) (under-tap ?s ?x) (on-in-vessel ?x ?s) (in-water-pot ?x ?s))
 
  (:derived (within ?o ?r) (or (in ?o ?r) (exists (?m) (and (in ?o ?m) (within ?m ?r)))))
  (:derived (shut-in ?o) (exists (?r) (and (in ?o ?r) (or (and (openable ?r) (not (opened ?r))) (shut-in ?r)))))
  (:derived (under-tap ?s ?x) (exists (?b) (and (controls ?s ?b) (in ?x ?b))))
  (:derived (on-in-vessel ?x ?s) (exists (?v) (and (vessel ?v) (in ?v ?s) (in ?x ?v))))
  (:derived (in-water-pot ?x ?s) (exists (?v) (and (pot ?v) (water ?v) (in ?v ?s) (in ?x ?v))))
- (:derived (in-basin ?o) (exists (?b) (and (basin ?b) (in ?o ?b))))
  (:derived (running ?b) (and (basin ?b) (exists (?f) (and (controls ?f ?b) (on ?f)))))
  (:derived (lit-under ?v) (and (vessel ?v) (exists (?b) (and (burner ?b) (on ?b) (in ?v ?b)))))
  (:derived (slices-pending) (exists (?w) (and (must-slice ?w) (not (sliced ?w)))))
@@ -92,7 +91,7 @@ DOMAIN = """
                      (or (not (knife ?o)) (not (slices-pending)))
                      (or (not (basin ?r)) (forall (?x) (not (in ?x ?o))))
                      (or (not (toast-first ?o ?r)) (cooked ?o))
-                     (or (not (clean-first ?r)) (and (not (dirty ?r)) (not (in-basin ?r)))))
+                     (or (not (clean-first ?r)) (not (dirty ?r))))
   :effect (and (in ?o ?r) (handempty) (not (holding ?o))
                (when (fridge ?r) (cold ?o))
                (when (running ?r) (not (dirty ?o)))

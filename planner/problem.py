@@ -158,8 +158,7 @@ def _goal_pair(o: str, r: str, goal: CompiledGoal, state: SymbolicState, wanted:
 def _serving_order(state: SymbolicState, goal: CompiledGoal, wanted: set[tuple[str, str]],
                    names: dict[str, str]) -> list[str]:
     """What must happen before a dish is served on: a container the goal wants clean takes
-    nothing while dirty or in a basin (``clean-first``: washed, then taken out; served on in
-    the sink, the plate under a slice was not seen from three poses, TATC 0216), and a bread slice the goal wants toasted in it goes
+    nothing while dirty (``clean-first``), and a bread slice the goal wants toasted in it goes
     there toasted, and its loaf not at all (``toast-first``). Without them a sandwich's plan put
     the loaf, the tomato and the lettuce on the dirty plate to slice them there, then had to
     wash the plate with them on it, and the plate under them could not be clicked (TATC 0216);
