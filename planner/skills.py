@@ -179,10 +179,6 @@ class InteractSkill(Skill):
             if name in ("Pickup", "Place") and seen and not self.queue else None
         return SkillStep.act(action)
 
-    def _said_again(self, belief: Belief) -> bool:
-        """Is the target of a kind whose step the Commander said again (``History.doubted``)?"""
-        return belief.memory.instances[self.target].object_type in self.history.doubted
-
     def _undo(self, click: LowLevelAction, undo: LowLevelAction) -> SkillStep:
         """The ``click`` took or hit another thing than the target (``planner.changes``): a
         pickup that took a neighbour puts it back at the same click, into where the target is
@@ -321,9 +317,10 @@ class InteractSkill(Skill):
         if observation.last_action_success or ALREADY.get(action.action, "\0") in error:
             if observation.last_action_success:
                 self.history.record(action, self.pending_belief)
-            elif action.action == "ToggleOn" and not self.queue and self._said_again(belief):
-                # said again while it runs (TATC 0050: "Turn on the faucet." 23 times, each found it
-                # on): what the Commander wants happens as it is switched on, so off, then on
+            elif action.action == "ToggleOn" and not self.queue \
+                    and belief.memory.instances[self.target].object_type in self.history.doubted:
+                # the step said again while it runs (TATC 0050: "Turn on the faucet." 23 times, each
+                # found it on): what the Commander wants happens as it is switched on, so off, then on
                 self.queue.append("ToggleOff")
                 return None
             elif action.action in ("ToggleOn", "ToggleOff"):
