@@ -13,10 +13,9 @@ the coffee machine fills a mug in it with coffee; the fridge chills what goes in
 records it as cooled when closed. Slicing makes the pieces (``piece-of``, declared ahead
 as placeholders) present where the whole was, cooked if it was. A knife is not put down
 while something marked ``must-slice`` is whole (``slices-pending``; ``planner.knife_kept``
-marks what a plan would otherwise fetch the knife again for). What holds something is not
-put into a basin (a plate is washed before it is served on, not with the food on it); a
-dish the goal wants clean takes nothing while dirty (``clean-first``), and a bread slice the
-goal wants toasted on it goes there toasted (``toast-first``; ``planner.problem._serving_order``).
+marks what a plan would otherwise fetch the knife again for). A bread slice the goal wants
+toasted on a dish goes there toasted, and its loaf not at all (``toast-first``;
+``planner.problem._serving_order``).
 
 Grounding cost: a conditional effect quantified over two variables is instantiated for
 every pair of objects for every ground action, so what lies under a tap or in a vessel on a
@@ -52,7 +51,7 @@ DOMAIN = """
   (pickupable ?o) (receptacle ?o) (openable ?o) (toggleable ?o) (sliceable ?o) (cookable ?o)
   (fillable ?o) (knife ?o) (basin ?o) (faucet ?o) (microwave ?o) (fridge ?o) (burner ?o)
   (pot ?o) (vessel ?o) (toaster ?o) (coffeemachine ?o) (breadslice ?o) (potato ?o) (plant ?o)
-  (single ?o) (can-put ?o ?r) (toast-first ?o ?r) (clean-first ?r) (controls ?s ?t) (piece-of ?p ?w)
+  (single ?o) (can-put ?o ?r) (toast-first ?o ?r) (controls ?s ?t) (piece-of ?p ?w)
   (present ?o) (unlocated ?o) (at ?o) (holding ?o) (handempty) (in ?o ?r) (opened ?o) (on ?o)
   (sliced ?o) (dirty ?o) (water ?o) (coffee ?o) (hot ?o) (cold ?o) (cooked ?o) (boiled ?o)
   (cleaned ?o) (heated ?o) (cooled ?o) (must-slice ?o)
@@ -89,9 +88,7 @@ DOMAIN = """
                      (or (not (openable ?r)) (opened ?r))
                      (or (not (single ?r)) (forall (?x) (not (in ?x ?r))))
                      (or (not (knife ?o)) (not (slices-pending)))
-                     (or (not (basin ?r)) (forall (?x) (not (in ?x ?o))))
-                     (or (not (toast-first ?o ?r)) (cooked ?o))
-                     (or (not (clean-first ?r)) (not (dirty ?r))))
+                     (or (not (toast-first ?o ?r)) (cooked ?o)))
   :effect (and (in ?o ?r) (handempty) (not (holding ?o))
                (when (fridge ?r) (cold ?o))
                (when (running ?r) (not (dirty ?o)))

@@ -50,7 +50,6 @@ SURFACES = 2  # nearby open surfaces to put things down on
 _TOKEN = re.compile(r"[()\s]+|[^()\s]+")
 _PLACED = re.compile(r"\((in|within)\s+([^()\s]+)\s+([^()\s]+)\)")
 _COOKED = re.compile(r"\(cooked\s+([^()\s]+)\)")
-_CLEAN = re.compile(r"\(not\s+\(dirty\s+([^()\s]+)\)\)")
 
 
 @dataclass(frozen=True)
@@ -157,20 +156,19 @@ def _goal_pair(o: str, r: str, goal: CompiledGoal, state: SymbolicState, wanted:
 
 def _serving_order(state: SymbolicState, goal: CompiledGoal, wanted: set[tuple[str, str]],
                    names: dict[str, str]) -> list[str]:
-    """What must happen before a dish is served on: a container the goal wants clean takes
-    nothing while dirty (``clean-first``), and a bread slice the goal wants toasted in it goes
-    there toasted, and its loaf not at all (``toast-first``). Without them a sandwich's plan put
-    the loaf, the tomato and the lettuce on the dirty plate to slice them there, then had to
-    wash the plate with them on it, and the plate under them could not be clicked (TATC 0216);
-    or put the raw slices on the plate, to fetch them again for the toaster. Slicing a whole
-    on the clean dish stays: a cooked potato sliced in the bowl is two cooked slices in it (0192)."""
+    """A bread slice the goal wants toasted on a dish goes there toasted, and its loaf not at
+    all (``toast-first``): a sandwich's plan put the loaf on the plate to slice it there
+    (TATC 0216), or the raw slices, to fetch them again for the toaster. Tried and not kept
+    (stop 96): a dish taking nothing while dirty, or in the sink, and nothing loaded going into
+    a basin. Dishes are assumed dirty until seen washed, and a plan that serves first and
+    washes after is often ended by the Commander before the wash, the dish being clean:
+    washing first lost N Slices 0144 (the plate not seen from three poses to pick it up), Plate
+    Of Toast 0120 and N Cooked Slices 0192 on the first four per type."""
     toasts = {o for o in _COOKED.findall(goal.formula) if o in names and state.holds("breadslice", o)}
     loaves = {w for p, w in (f[1:] for f in state.facts if f[0] == "piece-of") if p in toasts}
-    clean = set(_CLEAN.findall(goal.formula))
     served = {r for _, r in wanted if r in names and state.holds("pickupable", r)}
-    facts = [f"(clean-first {names[r]})" for r in sorted(served & clean)]
-    return facts + [f"(toast-first {names[o]} {names[r]})" for o in sorted((toasts | loaves) & names.keys())
-                    for r in sorted(served)]
+    return [f"(toast-first {names[o]} {names[r]})" for o in sorted((toasts | loaves) & names.keys())
+            for r in sorted(served)]
 
 
 def build_problem(state: SymbolicState, goal: CompiledGoal, history: History,
