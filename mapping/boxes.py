@@ -208,7 +208,9 @@ def _fold_toaster_slots(memory: ObjectMemory) -> list[tuple[str, str]]:
     traces of TATC valid_unseen 0216 (Prepare Sandwich), 8 of the 47 plan steps given up as
     "not seen from 3 poses" went to a bread slice, a spoon, a pillow or a butter knife
     believed within 0.2 m of the toaster, none there. Not what the Follower handled (the slice
-    it put in to toast) or was told of, nor what is held. Returns (gone, kept)."""
+    it put in to toast) or was told of, nor what is held. It can take a real thing lying against
+    the toaster (a knife in ALFRED dev 201851); bread slices only lost Toast 0121 and 0122 again.
+    Returns (gone, kept)."""
     gone: list[tuple[str, str]] = []
     for toaster in memory.of_type("Toaster"):
         for thing in list(memory.instances.values()):
