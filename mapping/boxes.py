@@ -218,7 +218,7 @@ def _fold_toaster_slots(memory: ObjectMemory) -> list[tuple[str, str]]:
                     or thing.times_seen == 0 or thing.times_seen >= toaster.times_seen \
                     or thing.states.get("handled") or thing.states.get("inferred"):
                 continue
-            if np.all(np.abs(np.subtract(thing.position, toaster.position)) <= np.asarray(toaster.extent) / 2):
+            if _holds(toaster, thing.position, margin=0.0):
                 forget_into(memory, thing, toaster)
                 gone.append((thing.key, toaster.key))
     return gone
@@ -231,9 +231,9 @@ def _part_of(part: ObjectInstance, appliance: ObjectInstance) -> bool:
     return _holds(appliance, part.position) and _holds(part, appliance.position)
 
 
-def _holds(box: ObjectInstance, point: tuple[float, float, float]) -> bool:
-    """Does ``box`` (plus ``BOX_MARGIN``) hold ``point``?"""
-    return bool(np.all(np.abs(np.subtract(point, box.position)) <= np.asarray(box.extent) / 2 + BOX_MARGIN))
+def _holds(box: ObjectInstance, point: tuple[float, float, float], margin: float = BOX_MARGIN) -> bool:
+    """Does ``box`` (plus ``margin``) hold ``point``?"""
+    return bool(np.all(np.abs(np.subtract(point, box.position)) <= np.asarray(box.extent) / 2 + margin))
 
 
 def forget_into(memory: ObjectMemory, gone: ObjectInstance, kept: ObjectInstance) -> None:

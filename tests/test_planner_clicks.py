@@ -395,26 +395,3 @@ def test_a_burner_with_a_pot_on_it_is_clicked_beside_the_pot_not_at_the_stoves_m
     assert under.mask[int(y * 60), int(x * 60)] and not pot.mask[int(y * 60), int(x * 60)]
     far = _masked("StoveBurner", slice(20, 30), slice(50, 58))  # 0.255 m: not under it
     assert under_vessel([far], pot, points) is None
-
-
-def test_a_switch_on_said_again_for_what_already_runs_switches_it_off_and_on():
-    """TATC 0050: "Turn on the faucet." said again while it ran; the step, doubted, was
-    clicked 23 times and found "already on" each time. Off, then on: what the Commander
-    wants happens as it is switched on. Not said again: "already on" is done."""
-    b = belief([("Faucet", "Faucet", (0.0, 1.0, 1.0), None, {"is_toggled": True})])
-    dets = [detection("Faucet", (30, 30, 70, 70))]
-    history = History()
-    history.doubted.add("Faucet")
-    s = InteractSkill(PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Faucet"), ArrivedNavigator(), CAMERA, history)
-    assert s.step(observation(), b, dets).action.action == "ToggleOn"
-    off = s.step(observation("ToggleOn", False, "Faucet|1 is already on"), b, dets)
-    assert off.state == SkillState.RUNNING and off.action.action == "ToggleOff"
-    b_off = belief([("Faucet", "Faucet", (0.0, 1.0, 1.0), None, {"is_toggled": False})])
-    on = s.step(observation("ToggleOff"), b_off, dets)
-    assert on.action.action == "ToggleOn" and not history.has("Faucet", "switched")
-    b_on = belief([("Faucet", "Faucet", (0.0, 1.0, 1.0), None, {"is_toggled": True})])
-    assert s.step(observation("ToggleOn"), b_on, dets).state == SkillState.SUCCEEDED
-    assert history.has("Faucet", "switched")
-    plain = skill("ToggleObjectOn", "Faucet", "Faucet")
-    plain.step(observation(), b, dets)
-    assert plain.step(observation("ToggleOn", False, "Faucet|1 is already on"), b, dets).state == SkillState.SUCCEEDED

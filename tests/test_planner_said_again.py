@@ -1,14 +1,22 @@
 """Steps the Commander says again: one more of a put (once the first is done), a reminder
-of a put not done yet, another whole sliced, a switch believed on switched again."""
+of a put not done yet, another whole sliced, a switch believed on switched again, one found running switched off and on."""
 
 from __future__ import annotations
 
-from planner_scenes import belief
+from planner_scenes import CAMERA, ArrivedNavigator, belief, detection, observation
 from test_planner_problem import actions, planner
 
 from contracts.language import Subgoal
-from contracts.planning import Goal, LowLevelAction, PlannerState, SkillFailure
+from contracts.planning import (
+    Goal,
+    LowLevelAction,
+    PlannedSubgoal,
+    PlannerState,
+    SkillFailure,
+    SkillState,
+)
 from planner.history import History
+from planner.skills import InteractSkill
 from planner.symbolic import symbolic_state
 
 
@@ -240,3 +248,27 @@ def test_toasting_said_as_heating_goes_to_the_toaster():
         assert not any(key == "Microwave#1" or receptacle == "Microwave#1" for _, key, receptacle in steps)
     heat = actions(planner().plan(Goal(None, (Subgoal("HeatObject", "BreadSliced", "Microwave"),)), scene))
     assert ("ToggleObjectOn", "Microwave#1", None) in heat and ("ToggleObjectOn", "Toaster#1", None) not in heat
+
+
+def test_a_switch_on_said_again_for_what_already_runs_switches_it_off_and_on():
+    """TATC 0050: "Turn on the faucet." said again while it ran; the step, doubted, was
+    clicked 23 times and found "already on" each time. Off, then on: what the Commander
+    wants happens as it is switched on. Not said again: "already on" is done."""
+    b = belief([("Faucet", "Faucet", (0.0, 1.0, 1.0), None, {"is_toggled": True})])
+    dets = [detection("Faucet", (30, 30, 70, 70))]
+    history = History()
+    history.doubted.add("Faucet")
+    s = InteractSkill(PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Faucet"), ArrivedNavigator(), CAMERA, history)
+    assert s.step(observation(), b, dets).action.action == "ToggleOn"
+    off = s.step(observation("ToggleOn", False, "Faucet|1 is already on"), b, dets)
+    assert off.state == SkillState.RUNNING and off.action.action == "ToggleOff"
+    b_off = belief([("Faucet", "Faucet", (0.0, 1.0, 1.0), None, {"is_toggled": False})])
+    on = s.step(observation("ToggleOff"), b_off, dets)
+    assert on.action.action == "ToggleOn" and not history.has("Faucet", "switched")
+    b_on = belief([("Faucet", "Faucet", (0.0, 1.0, 1.0), None, {"is_toggled": True})])
+    assert s.step(observation("ToggleOn"), b_on, dets).state == SkillState.SUCCEEDED
+    assert history.has("Faucet", "switched")
+    plain = InteractSkill(PlannedSubgoal(Subgoal("ToggleObjectOn", "Faucet"), "Faucet"), ArrivedNavigator(), CAMERA,
+                          History())
+    plain.step(observation(), b, dets)
+    assert plain.step(observation("ToggleOn", False, "Faucet|1 is already on"), b, dets).state == SkillState.SUCCEEDED

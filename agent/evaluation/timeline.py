@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.evaluation.census import FOLLOWER, SPOKEN, plain_error
+from agent.evaluation.census import SPOKEN, plain_error
 from agent.evaluation.results import LOGS_DIR, log_name
 from contracts.errors import NesyError
+from contracts.observation import COMMANDER, FOLLOWER
 
-COMMANDER = 0
 UNLABELLED = "(not logged)"  # a Follower that does not write ``doing``, or a log from before it did
 
 
@@ -75,8 +75,9 @@ def timeline(log: dict[str, Any], episode_id: str = "") -> Timeline:
             current = None
             continue
         if item.get("agent_id") == FOLLOWER and item.get("gave_up"):
-            given_up += item["gave_up"].split("; ")
-            entries += [f"gave up {g}" for g in item["gave_up"].split("; ")]
+            steps = item["gave_up"].split("; ")
+            given_up += steps
+            entries += [f"gave up {g}" for g in steps]
             current = None
         if item.get("agent_id") != FOLLOWER or item.get("action") in SPOKEN:
             continue

@@ -45,6 +45,7 @@ Then each ``act(observation)``:
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from typing import Any
 
 from agent.followers.action_executor import parse_action_tokens
@@ -140,7 +141,7 @@ class ModularFollower(Follower):
             action, self.skill = self.told_actions.popleft(), None
             self.last_action = LowLevelAction(action.action, dict(action.target))
             self.steps += 1
-            return FollowerAction(action.action, dict(action.target), doing="told: " + action.action)
+            return replace(action, doing="told: " + action.action)
         failed_now: list[PlannedSubgoal] = []
         for _ in range(MAX_SKILL_CHANGES):
             if self.skill is None:
@@ -190,7 +191,7 @@ class ModularFollower(Follower):
         if not self.given_up:
             return action
         gave_up, self.given_up = "; ".join(self.given_up), []
-        return FollowerAction(action.action, action.target, action.utterance, action.meant, action.doing, gave_up)
+        return replace(action, gave_up=gave_up)
 
     def _interrupt(self, observation: Observation, belief: Belief) -> None:
         """New instructions drop the skill. If the action it took last finished its step, the
