@@ -34,8 +34,9 @@ next one tried (at most ``MAX_MISSES``, then the instance is unreachable: it is 
 was believed to be, or not to be seen from there; counting it as arrived stopped the search
 with nothing in view). Those poses are forgotten once the instance is believed more than
 ``MOVED`` away from where it was when they failed. Without ``in_view`` (e.g. ``oracle-map``), and for an instance
-believed but never detected (``states["inferred"]``: a faucet behind a sink basin), a goal
-pose with its looks done is arrival.
+found where it is believed rather than by a detection (``contracts.belief.found_where_believed``:
+a faucet behind a sink basin, inferred or detected there once), a goal pose with its looks
+done is arrival.
 
 ``goal_costs(belief, goals)``: the actions from the current pose to each goal (one
 Dijkstra), what the searcher ranks its targets by.
@@ -50,7 +51,7 @@ import math
 
 import numpy as np
 
-from contracts.belief import Belief, ObjectInstance, instance_type
+from contracts.belief import Belief, ObjectInstance, found_where_believed, instance_type
 from contracts.navigation import (
     NavigationGoal,
     NavigationState,
@@ -173,7 +174,7 @@ class GridNavigator(Navigator):
             if abs(wanted - pose.horizon) >= 1:
                 return NavigationStep(NavigationState.MOVING, DOWN if wanted > pose.horizon else UP)
             misses = self.misses.setdefault(goal.instance, set())
-            if self.in_view is None or instance.states.get("inferred"):  # never detected: nothing to see it by
+            if self.in_view is None or found_where_believed(instance):  # nothing to see it by
                 return NavigationStep(NavigationState.ARRIVED)
             if self.sees(goal.instance, goal.reach, belief):  # a centred goal arrives only here, at its goal pose
                 return NavigationStep(NavigationState.ARRIVED)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 
-from contracts.belief import Belief, ObjectInstance
+from contracts.belief import Belief, ObjectInstance, found_where_believed
 from contracts.geometry import CameraIntrinsics, depth_to_points, project
 from contracts.navigation import NavigationGoal, NavigationState, Navigator
 from contracts.observation import Observation
@@ -132,7 +132,7 @@ class InteractSkill(Skill):
         detection = find_target(instance, detections, belief.pose, self.camera, handled_twins(instance, belief),
                                 observation.depth, belief.memory.instances.get(instance.container or ""))
         seen = detection is not None
-        if detection is None and instance.states.get("inferred") and not (
+        if detection is None and found_where_believed(instance) and not (
                 name == "Place" and knowledge.has(instance.object_type, "pickupable")):  # believed, never detected: click its box
             detection = believed_detection(instance, belief.pose, self.camera, observation.depth,
                                            standing=instance.object_type == "Faucet", detections=detections)
