@@ -24,9 +24,10 @@ detected within ``FAUCET_NEAR`` of a basin is taken for its own (``fixed_to``), 
 it hit nothing to switch ``PHANTOM_MISSES`` times; the detector confirms it so rarely that it
 is found where believed like an inferred one (``contracts.belief.found_where_believed``). A
 hint-only faucet ("the faucet is near the garbage can") is moved behind the basin, or folded
-into the basin's detected one: a faucet is never anywhere else. Faucets stand off the basin's middle too (a quarter of the 52 pairs: 0.14-0.44 m
-to a side), so an inferred faucet whose click hit nothing it could switch (``missed``) is
-believed next a step to the side, then the other side (``SIDE_STEPS``). A basin whose faucet
+into the basin's detected one: a faucet is never anywhere else. Faucets stand off the basin's
+middle too (a quarter of the 52 pairs: 0.14-0.44 m to a side), so an inferred faucet whose
+click hit nothing it could switch (``missed``) is believed next a step to the side, then the
+other side (``SIDE_STEPS``). A basin whose faucet
 was missed at every offset is taken for a phantom while another basin is believed: its faucet
 is dropped, and so is a faucet inferred for a basin no longer believed one (a ``Sink``'s, once
 a ``SinkBasin`` is seen; both stayed where they were and took clicks).
