@@ -56,7 +56,6 @@ FRONT_RADIUS = 1.25  # metres: the free floor around a landmark that says where 
 LOOKED_INTO = 1.5  # metres: an open enclosure seen this near, its middle well in the frame, has shown what it holds
 FRAME_MARGIN = 0.15  # of the frame's width and height: "well in the frame"
 LOOKS = 2  # frames it must have been seen so before the hinted object is believed elsewhere
-KNIVES = ("Knife", "ButterKnife")  # what slices (``planner.knowledge.KNIVES``)
 HEIGHT_MARGIN = 0.1  # metres: what is seen this far above or below an enclosure's box is not in it
 
 
@@ -196,13 +195,13 @@ def _seen_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[Obj
 
 
 def _lookalikes_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[ObjectInstance]:
-    """For a hinted knife (``KNIVES``), the things of the other lookalike utensil types
-    (``LOOKALIKES``) seen in or on ``place``, most seen first: the detector names a knife a
-    spoon or a fork far more often than a knife (TATC valid_unseen 0123: the knife in the
-    sink, the butter knife on the counter and the knife in the drawer, each where the Commander
-    said, were a "spoon" seen 3-11 times, and none was ever detected as a knife: 700 steps
-    searched for one). Not what the Follower handled, and not a thing a slice was refused with."""
-    if kind not in KNIVES:  # a spoon hinted where a "knife" is seen may be the knife a slice needs
+    """For a hinted utensil (``LOOKALIKES``), those of the other lookalike types seen in or on
+    ``place``, most confident first: the detector names a knife a spoon or a fork far more
+    often than a knife (TATC valid_unseen 0123: the knife in the sink, the butter knife on the
+    counter and the knife in the drawer, each where the Commander said, were a "spoon" seen
+    3-11 times, and none was ever detected as a knife: 700 steps searched for one). Not what
+    the Follower handled, and not a thing a slice was refused with."""
+    if kind not in LOOKALIKES:
         return []
     found = [i for t in LOOKALIKES - {kind} for i in _seen_in(t, place, memory)
              if i.times_seen > 0 and not i.states.get("handled") and not i.states.get("not_a_knife")
