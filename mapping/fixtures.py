@@ -79,7 +79,7 @@ class FaucetBeliefs:
             if near:  # detected there: its faucet, found where it was detected from now on
                 faucet = min(near, key=lambda f: _horizontal(f.position, basin.position))
                 faucet.states["fixed_to"] = basin.key
-                _fold_unseen(memory, faucet)
+                _absorb_hinted(memory, faucet)
             else:
                 faucet = self._faucet_of(memory, basin)
                 back = _back(grid, pose, basin.position)
@@ -121,22 +121,17 @@ class FaucetBeliefs:
         return faucet
 
 
-def _fold_unseen(memory: ObjectMemory, faucet: ObjectInstance) -> None:
-    """The faucets never seen that stand for ``faucet``'s basin are ``faucet``, the one detected
-    there: the one inferred behind the basin before, and those only hinted at ("There is a
-    faucet near the garbage can": believed at the can, fixed to no basin), since a faucet stands
-    nowhere else. Their hints count for it, and it is on if the Follower switched one on. In TATC
-    valid_unseen 0003 and 0147 a hinted faucet at the can's foot was walked to and "not seen
-    from 3 poses" again and again; in ALFRED dev 062552 the inferred and the detected faucet of
-    one sink were switched in turn ("Faucet is already on")."""
-    for unseen in [f for f in memory.of_type("Faucet")
-                   if f.times_seen == 0 and f.states.get("fixed_to") in (None, faucet.states["fixed_to"])]:
-        count = unseen.states.get("hint_confirmed", 0) + faucet.states.get("hint_confirmed", 0)
+def _absorb_hinted(memory: ObjectMemory, faucet: ObjectInstance) -> None:
+    """Faucets only hinted at ("There is a faucet near the garbage can": believed at the can,
+    never seen, fixed to no basin) are ``faucet``, the one detected at a basin: a faucet stands
+    nowhere else. Their hints count for it (the planner tries again what it gave up where the
+    Commander says it is). In TATC valid_unseen 0003 and 0147 such a faucet at the can's foot
+    was walked to and "not seen from 3 poses" again and again while the basin's stood by."""
+    for hinted in [f for f in memory.of_type("Faucet") if f.times_seen == 0 and f.states.get("fixed_to") is None]:
+        count = hinted.states.get("hint_confirmed", 0) + faucet.states.get("hint_confirmed", 0)
         if count:
             faucet.states["hint_confirmed"] = count
-        if "is_toggled" in unseen.states:
-            faucet.states.setdefault("is_toggled", unseen.states["is_toggled"])
-        del memory.instances[unseen.key]
+        del memory.instances[hinted.key]
 
 
 def _back(grid: GridMap, pose: Pose, basin: tuple[float, float, float]) -> tuple[float, float]:

@@ -261,15 +261,3 @@ def test_a_faucet_detected_at_a_basin_stands_for_it_and_is_clicked_where_believe
     far = away.add("Faucet", (0.0, 1.05, 2.5), times_seen=1)  # beyond FAUCET_NEAR: the fridge's handle
     FaucetBeliefs().update(away, {}, Pose(0.0, 0.0, 0.0, 30.0), unknown_map(), CAMERA)
     assert "fixed_to" not in far.states and not found_where_believed(far)
-
-
-def test_the_faucet_inferred_for_a_basin_is_the_one_detected_there_later():
-    """ALFRED dev 062552: the faucet inferred behind the sink (switched on by the Follower) and
-    the one detected there later were two faucets, switched in turn ("Faucet is already on")."""
-    memory, beliefs, here = kitchen(), FaucetBeliefs(), Pose(0.2, 0.0, 0.0, 30.0)
-    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
-    (inferred,) = memory.of_type("Faucet")
-    inferred.states["is_toggled"] = True
-    detected = memory.add("Faucet", (0.05, 1.05, 1.25), times_seen=1)
-    beliefs.update(memory, {}, here, unknown_map(), CAMERA)
-    assert memory.of_type("Faucet") == [detected] and detected.states["is_toggled"] is True
