@@ -46,9 +46,7 @@ from contracts.geometry import (
     vertical_side,
 )
 from contracts.language import LocationHint
-from contracts.perception import LOOKALIKES
-from mapping.boxes import forget_into
-from mapping.memory_updates import ENCLOSURES, renamed_as, rests_on
+from mapping.memory_updates import ENCLOSURES, rests_on
 
 HINT_CONFIDENCE = 0.3
 LANDMARK_SIDES = ("left", "right", "behind")  # a hint's direction from a landmark
@@ -117,9 +115,6 @@ class HintBook:
             if place is None or believed is None or believed.times_seen > 0 or believed.container != place.key \
                     or _seen_in(kind, place, memory):
                 return False  # seen (there or as itself), or moved by something else: the hint has done its work
-            if mistaken := _lookalikes_in(kind, place, memory):
-                forget_into(memory, believed, renamed_as(memory, mistaken[0], kind))
-                return False
             if given_up(believed):  # the plate hinted into a cabinet, looked for there from three poses
                 trail.looks = LOOKS  # in vain, stayed there to the step limit (TATC valid_unseen 0231)
             elif shown(place):
@@ -135,10 +130,6 @@ class HintBook:
         place = candidates[0]
         container = place.key if hint.relation in ("in", "on") else None  # "near the microwave": beside it
         seen = _seen_in(kind, place, memory)
-        if not seen and (mistaken := _lookalikes_in(kind, place, memory)):
-            seen = [renamed_as(memory, mistaken[0], kind)]
-            for guess in [i for i in memory.of_type(kind) if i.times_seen == 0 and not i.states.get("inferred")]:
-                forget_into(memory, guess, seen[0])  # an earlier hint's: this one
         if seen:  # the hint confirms an instance seen there: no unseen twin (a skill would look for it in vain)
             seen[0].confidence = max(seen[0].confidence, HINT_CONFIDENCE)
             _confirmed(seen[0])
@@ -192,21 +183,6 @@ def _seen_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[Obj
     hinted into the cabinet under it (that trail ended there, TATC valid_unseen 0231)."""
     return [i for i in memory.of_type(kind) if (i.times_seen > 0 or i.states.get("inferred"))
             and (i.container == place.key or rests_on(i, place, 0.5) and _within_height(i, place))]
-
-
-def _lookalikes_in(kind: str, place: ObjectInstance, memory: ObjectMemory) -> list[ObjectInstance]:
-    """For a hinted utensil (``LOOKALIKES``), those of the other lookalike types seen in or on
-    ``place``, most confident first: the detector names a knife a spoon or a fork far more
-    often than a knife (TATC valid_unseen 0123: the knife in the sink, the butter knife on the
-    counter and the knife in the drawer, each where the Commander said, were a "spoon" seen
-    3-11 times, and none was ever detected as a knife: 700 steps searched for one). Not what
-    the Follower handled, and not a thing a slice was refused with."""
-    if kind not in LOOKALIKES:
-        return []
-    found = [i for t in LOOKALIKES - {kind} for i in _seen_in(t, place, memory)
-             if i.times_seen > 0 and not i.states.get("handled") and not i.states.get("not_a_knife")
-             and i.key != memory.held]
-    return sorted(found, key=lambda i: (-i.times_seen, i.key))
 
 
 def _within_height(instance: ObjectInstance, place: ObjectInstance) -> bool:

@@ -160,13 +160,6 @@ def _is_named(memory: ObjectMemory, instance: ObjectInstance, named: str) -> Obj
     side = fixed_sides().get(named) or largest_sides().get(named)
     if side is None or max(instance.extent) > side + MARGIN:
         return None
-    return renamed_as(memory, instance, named)
-
-
-def renamed_as(memory: ObjectMemory, instance: ObjectInstance, named: str) -> ObjectInstance:
-    """The instance, taken for another type by the detector, as a new instance of ``named``:
-    ``taken_for`` the type it was believed (the mapper fuses sightings of that type meeting its
-    box into it); what lay in it lies in the new one."""
     renamed = memory.add(named, instance.position, extent=instance.extent, confidence=1.0,
                          last_seen=instance.last_seen, times_seen=instance.times_seen, container=instance.container)
     renamed.states.update(instance.states, taken_for=instance.object_type)

@@ -56,10 +56,8 @@ def find_target(instance: ObjectInstance, detections: list[Detection], pose: Pos
     not the one on the counter in view (ALFRED dev 075758 cooled one apple and took the
     other to the table). ``depth``: the frame's depth, to tell detections apart by where
     their surfaces lie (``nearest_surfaces``). A piece seen where it is believed and in view
-    only as its whole (a face-on slice: ``mapping.placements.Placements.seen_as``) is that detection,
-    and one the detector takes for another type (``states["taken_for"]``) a detection of that type."""
-    taken_for = instance.states.get("taken_for")  # the type the detector takes it for
-    mine = [d for d in detections if same_kind(d.object_type, instance.object_type) or d.object_type == taken_for]
+    only as its whole (a face-on slice: ``mapping.placements.Placements.seen_as``) is that detection."""
+    mine = [d for d in detections if same_kind(d.object_type, instance.object_type)]
     whole = knowledge.whole_of(instance.object_type)
     if not mine and whole != instance.object_type and seen_there(instance):
         mine = [d for d in detections if d.object_type == whole]

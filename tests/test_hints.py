@@ -5,8 +5,6 @@ are in ``test_semantic_map_hints.py``.)"""
 
 from __future__ import annotations
 
-import numpy as np
-
 from contracts.belief import ObjectMemory
 from contracts.geometry import CameraIntrinsics, Pose
 from contracts.language import LocationHint
@@ -179,34 +177,3 @@ def test_a_plate_seen_on_the_counter_over_the_hinted_cabinet_is_not_the_one_in_i
     memory.add("Plate", (0.95, 0.2, 1.05), extent=(0.25, 0.03, 0.25), times_seen=1)  # on the cabinet's floor
     book.resolve(memory)
     assert not book.trails  # found in it
-
-
-def test_a_utensil_hinted_where_a_lookalike_is_seen_is_that_lookalike():
-    """TATC valid_unseen 0123: "The knife is in the sink": the detector had seen the knife
-    there three times as a spoon and never as a knife, so a knife believed there unseen was
-    walked to and "not seen" for 700 steps. The spoon seen there is the knife said; the
-    mapper fuses later "spoon" sightings into it (``taken_for``) and clicks take them."""
-    from contracts.perception import Detection
-    from planner.clicking import find_target
-
-    memory = ObjectMemory()
-    sink = memory.add("SinkBasin", (0.0, 0.9, 1.0), extent=(0.5, 0.2, 0.4), times_seen=4)
-    spoon = memory.add("Spoon", (0.1, 0.92, 1.0), extent=(0.2, 0.03, 0.05), times_seen=3, container=sink.key)
-    memory.add("Fork", (3.0, 0.9, 3.0), times_seen=5)  # elsewhere: not it
-    book = HintBook()
-    book.add([LocationHint("Knife", "in", "SinkBasin", None, None)], Pose(0.0, 0.0, 0.0, 0.0))
-    book.resolve(memory)
-    (knife,) = memory.of_type("Knife")
-    assert spoon.key not in memory.instances and not memory.of_type("Spoon") and len(memory.of_type("Fork")) == 1
-    assert knife.position == spoon.position and knife.times_seen == 3 and knife.states["taken_for"] == "Spoon"
-    mask = np.zeros((CAMERA.height, CAMERA.width), dtype=bool)
-    mask[70:74, 50:70] = True
-    seen_as_spoon = Detection("Spoon", 0.8, (50.0, 70.0, 70.0, 74.0), mask)
-    assert find_target(knife, [seen_as_spoon], Pose(0.0, 0.0, 0.0, 30.0), CAMERA) is seen_as_spoon
-    refused = ObjectMemory()  # a slice with it was refused: not the knife
-    basin = refused.add("SinkBasin", (0.0, 0.9, 1.0), extent=(0.5, 0.2, 0.4), times_seen=4)
-    refused.add("Spoon", (0.1, 0.92, 1.0), times_seen=3, container=basin.key, states={"not_a_knife": True})
-    book = HintBook()
-    book.add([LocationHint("Knife", "in", "SinkBasin", None, None)], Pose(0.0, 0.0, 0.0, 0.0))
-    book.resolve(refused)
-    assert [i.times_seen for i in refused.of_type("Knife")] == [0] and refused.of_type("Spoon")
