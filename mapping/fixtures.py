@@ -69,7 +69,8 @@ class FaucetBeliefs:
         basins = kept or basins  # the only basin keeps its faucet, wherever it may be
         keys = {b.key for b in basins}
         for faucet in memory.of_type("Faucet"):  # for a basin no longer believed one, or given up
-            if faucet.states.get("fixed_to") not in (None, *keys) or faucet.times_seen > 0 and faucet not in seen:
+            phantom = faucet.times_seen > 0 and faucet.states.get("missed", 0) >= PHANTOM_MISSES
+            if faucet.states.get("fixed_to") not in (None, *keys) or phantom:
                 if faucet.times_seen == 0:
                     del memory.instances[faucet.key]
                 else:
