@@ -148,17 +148,18 @@ def margins(logits, config: FineConfig, size: tuple[int, int]) -> np.ndarray:
 
 
 def refined_masks(out: dict[str, np.ndarray], margin: np.ndarray, config: FineConfig,
-                  classes: tuple[str, ...]) -> np.ndarray:
+                  classes: tuple[str, ...], among: np.ndarray | None = None) -> np.ndarray:
     """``out``'s masks (N x H x W) with each detection of one of ``config.classes`` outlined
     by the small-thing pixels inside its box (``margin`` above ``mask_shift``, at the
-    frame's pixels), where they are at least ``min_pixels``; ``classes``: the detector's."""
+    frame's pixels), where they are at least ``min_pixels``; ``classes``: the detector's;
+    ``among`` (a flag per detection): only the flagged ones."""
     masks = out["masks"]
     if config.mask_shift < 0 or not len(masks):
         return masks
     where = margin > config.mask_shift * math.log(config.object_weight)
     masks = masks.copy()
     for k, (box, label) in enumerate(zip(out["boxes"], out["labels"], strict=True)):
-        if classes[int(label) - 1] not in config.classes:
+        if classes[int(label) - 1] not in config.classes or (among is not None and not among[k]):
             continue
         x0, y0 = int(max(box[0], 0)), int(max(box[1], 0))
         x1, y1 = int(math.ceil(box[2])), int(math.ceil(box[3]))

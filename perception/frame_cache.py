@@ -9,7 +9,8 @@ earlier frame: 21 the frame just before, 171 within 8 frames, 374 more from fart
 The network's output depends on the frame and the score floor only, so a frame seen again
 is answered from here instead of by the network (about 100 ms per frame on one CPU thread).
 
-Entries are keyed by a 128-bit BLAKE2b digest of the frame's bytes and shape, and the floor;
+Entries are keyed by a 128-bit BLAKE2b digest of the frame's bytes and shape, the floor and
+the rule for which boxes get masks;
 each keeps the boxes, labels, scores and the masks cut at the module's mask threshold,
 bit-packed (about 11 kB per 300 x 300 mask), so ``capacity`` frames of ten detections hold
 about 0.1 MB each. The least recently used frame goes first; ``capacity`` 0 keeps nothing.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,19 +54,21 @@ class FrameCache:
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._entries: OrderedDict[tuple[bytes, float], CachedFrame] = OrderedDict()
+        self._entries: OrderedDict[tuple[bytes, float, Hashable], CachedFrame] = OrderedDict()
         self.hits = 0  # frames answered from here
 
     def clear(self) -> None:
         self._entries.clear()
 
     @staticmethod
-    def key(rgb: np.ndarray, floor: float) -> tuple[bytes, float]:
+    def key(rgb: np.ndarray, floor: float, rule: Hashable = None) -> tuple[bytes, float, Hashable]:
+        """The key of ``rgb``'s output at score ``floor`` under the detector's ``rule`` (any
+        hashable that changes the output, e.g. which boxes get masks)."""
         digest = hashlib.blake2b(np.ascontiguousarray(rgb).data, digest_size=16)
         digest.update(repr((rgb.shape, str(rgb.dtype))).encode())
-        return digest.digest(), float(floor)
+        return digest.digest(), float(floor), rule
 
-    def get(self, key: tuple[bytes, float]) -> dict[str, np.ndarray] | None:
+    def get(self, key: tuple[bytes, float, Hashable]) -> dict[str, np.ndarray] | None:
         entry = self._entries.get(key)
         if entry is None:
             return None
@@ -72,7 +76,7 @@ class FrameCache:
         self._entries.move_to_end(key)
         return entry.output()
 
-    def put(self, key: tuple[bytes, float], out: dict[str, np.ndarray]) -> None:
+    def put(self, key: tuple[bytes, float, Hashable], out: dict[str, np.ndarray]) -> None:
         if self.capacity <= 0:
             return
         self._entries[key] = CachedFrame.of(out)

@@ -66,6 +66,25 @@ from perception.region_classifier import (
 IN_PLANT = 0.6  # share of a detection's pixels in a house plant's mask that makes it a part of the plant
 
 
+@dataclass(frozen=True)
+class MaskedBoxes:
+    """Which boxes ``detect`` can keep, so only they get masks: those scoring ``score`` or
+    more, and those of the ``focus`` labels scoring ``focus_score`` or more. In the Follower's
+    frames the focus floor lets through boxes of every class below ``score`` that ``detect``
+    then drops; their masks were about a quarter of its time."""
+
+    score: float
+    focus: frozenset[int] = frozenset()  # labels (class index + 1)
+    focus_score: float = 1.0
+
+    def wants(self, labels: Any, scores: Any) -> Any:
+        """A boolean tensor: per box (``labels``, ``scores``: tensors), whether it gets a mask."""
+        import torch
+
+        focused = torch.tensor([int(label) in self.focus for label in labels], dtype=torch.bool)
+        return (scores >= self.score) | (focused & (scores >= self.focus_score))
+
+
 @perception.register("maskrcnn")
 class MaskRCNNPerception(Perception):
     @dataclass
@@ -144,13 +163,13 @@ class MaskRCNNPerception(Perception):
         self.fine, self.fine_config, fine_meta = load_fine_segmenter(path, self.classes, self.weights_sha256)
         self.meta = {**self.meta, "fine_segmenter": {"file": str(path), **fine_meta}}
 
-    def _predicted(self, rgb: np.ndarray, floor: float) -> dict[str, np.ndarray]:
+    def _predicted(self, rgb: np.ndarray, floor: float, masked: MaskedBoxes | None = None) -> dict[str, np.ndarray]:
         """``predict``'s output with the masks cut at ``mask_threshold`` (booleans), from the
-        frame cache when this frame was seen lately with this floor."""
-        key = self.frames.key(rgb, floor)
+        frame cache when this frame was seen lately with this floor and mask rule."""
+        key = self.frames.key(rgb, floor, masked)
         out = self.frames.get(key)
         if out is None:
-            out = self.predict(rgb, floor=floor)
+            out = self.predict(rgb, floor=floor, masked=masked)
             out = {**out, "masks": out["masks"] >= self.params.mask_threshold}
             self.frames.put(key, out)
         return out
@@ -168,16 +187,19 @@ class MaskRCNNPerception(Perception):
         torch.set_num_threads(self.params.threads)
         cv2.setNumThreads(self.params.threads)
 
-    def predict(self, rgb: np.ndarray, floor: float = MODEL_FLOOR) -> dict[str, np.ndarray]:
+    def predict(self, rgb: np.ndarray, floor: float = MODEL_FLOOR,
+                masked: MaskedBoxes | None = None) -> dict[str, np.ndarray]:
         """The network's raw output for one H x W x 3 uint8 frame (boxes, labels, scores,
         masks as N x H x W probabilities), for the boxes scoring above ``floor`` (the
         evaluation keeps the model's 0.05; ``detect`` passes its threshold, which spares
         the mask head and the mask pasting for boxes it would drop: the boxes above it are
         the same either way, since dropping lower-scoring boxes changes neither which
-        higher-scoring ones survive per-class NMS nor the top ``detections_per_image``)."""
+        higher-scoring ones survive per-class NMS nor the top ``detections_per_image``).
+        With ``masked`` only the boxes it names get a mask (the others' are all zero: the
+        mask head is most of the time after the backbone)."""
         import cv2
         import torch
-        from torchvision.models.detection.roi_heads import maskrcnn_inference
+        from torchvision.models.detection.roi_heads import paste_masks_in_image
 
         image = image_tensor(rgb)
         model, heads = self.model, self.model.roi_heads
@@ -195,17 +217,18 @@ class MaskRCNNPerception(Perception):
                 boxes, scores, labels = heads.postprocess_detections(logits, deltas, proposals, sizes)
             finally:
                 heads.score_thresh = MODEL_FLOOR
-            masks = maskrcnn_inference(heads.mask_predictor(heads.mask_head(heads.mask_roi_pool(features, boxes, sizes))),
-                                       labels)
-            out = model.transform.postprocess([{"boxes": boxes[0], "labels": labels[0], "scores": scores[0],
-                                                "masks": masks[0]}], sizes, [tuple(image.shape[1:])])[0]
-        out = {"boxes": out["boxes"].numpy(), "labels": out["labels"].numpy(),
-               "scores": out["scores"].numpy(),
-               "masks": snapped_masks(out["masks"][:, 0].numpy(), rgb, self.params.edge_radius, self.params.edge_eps)}
+            boxes, scores, labels = boxes[0], scores[0], labels[0]
+            wanted = masked.wants(labels, scores) if masked is not None else torch.ones(len(labels), dtype=torch.bool)
+            probabilities = own_class_masks(heads, features, boxes[wanted], labels[wanted], sizes)
+            frame_boxes = model.transform.postprocess([{"boxes": boxes}], sizes, [tuple(image.shape[1:])])[0]["boxes"]
+            masks = torch.zeros((len(boxes), *image.shape[1:]))
+            masks[wanted] = paste_masks_in_image(probabilities, frame_boxes[wanted], tuple(image.shape[1:]))[:, 0]
+        out = {"boxes": frame_boxes.numpy(), "labels": labels.numpy(), "scores": scores.numpy(),
+               "masks": snapped_masks(masks.numpy(), rgb, self.params.edge_radius, self.params.edge_eps)}
         if margin is not None:  # the small things outlined by the segmenter's pixels
             if margin.shape != out["masks"].shape[1:]:
                 margin = cv2.resize(margin, out["masks"].shape[:0:-1], interpolation=cv2.INTER_LINEAR)
-            out["masks"] = refined_masks(out, margin, self.fine_config, self.classes)
+            out["masks"] = refined_masks(out, margin, self.fine_config, self.classes, wanted.numpy())
         return out
 
     def classify(self, image: Any, features: Any, boxes: Any, size: tuple[int, int]) -> tuple[Any, Any]:
@@ -224,7 +247,10 @@ class MaskRCNNPerception(Perception):
             return []
         focus = self.focus
         floor = min(self.params.score_threshold, self.params.focus_threshold) if focus else self.params.score_threshold
-        out = self._predicted(observation.rgb, floor)
+        masked = MaskedBoxes(self.params.score_threshold,
+                             frozenset(self.classes.index(t) + 1 for t in focus if t in self.classes),
+                             self.params.focus_threshold)
+        out = self._predicted(observation.rgb, floor, masked)
         h, w = observation.rgb.shape[:2]
         outranked = _outranked(out) if focus else np.zeros(len(out["scores"]), dtype=bool)
         # two lookalike utensils' boxes in one place (IoU >= 0.5) are one, of the higher-scoring type
@@ -258,6 +284,23 @@ def without_plant_parts(detections: list[Detection]) -> list[Detection]:
     plant = np.logical_or.reduce(plants)
     return [d for d in detections
             if d.object_type == "HousePlant" or np.count_nonzero(d.mask & plant) < IN_PLANT * d.pixels]
+
+
+def own_class_masks(heads: Any, features: Any, boxes: Any, labels: Any, sizes: list[tuple[int, int]]) -> Any:
+    """The mask head's probabilities (N x 1 x 28 x 28) for ``boxes`` (in the network's resized
+    frame) of their ``labels``, as torchvision's ``maskrcnn_inference`` gives them, but
+    computing only each box's own class of the predictor's last 1 x 1 convolution instead of
+    all 117."""
+    import torch
+
+    predictor = heads.mask_predictor
+    x = heads.mask_head(heads.mask_roi_pool(features, [boxes], sizes))
+    x = predictor.relu(predictor.conv5_mask(x))
+    last = predictor.mask_fcn_logits
+    weights, bias = last.weight[labels, :, 0, 0], last.bias[labels]
+    n, channels, height, width = x.shape
+    logits = torch.bmm(weights[:, None, :], x.reshape(n, channels, height * width)) + bias[:, None, None]
+    return logits.sigmoid().reshape(n, 1, height, width)
 
 
 def first_stages(model: Any, image: Any) -> tuple[Any, Any, list[Any]]:

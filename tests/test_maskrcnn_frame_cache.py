@@ -23,7 +23,7 @@ def test_the_same_frame_is_detected_once_and_a_changed_frame_or_floor_again():
     module.reset(CONTEXT)
     calls = []
     predict = module.predict
-    module.predict = lambda rgb, floor: calls.append(floor) or predict(rgb, floor=floor)
+    module.predict = lambda rgb, floor, masked: calls.append(floor) or predict(rgb, floor=floor, masked=masked)
     rgb = np.random.default_rng(0).integers(0, 256, (300, 300, 3), dtype=np.uint8)
     first = module.detect(observation(rgb))
     again = module.detect(observation(rgb.copy()))
@@ -35,9 +35,13 @@ def test_the_same_frame_is_detected_once_and_a_changed_frame_or_floor_again():
     module.attend(frozenset({"Apple"}))  # a lower floor for an attended type: the network again
     module.detect(observation(rgb))
     assert len(calls) == 3 and calls[-1] < calls[0]
-    module.reset(CONTEXT)  # a new episode starts afresh
+    module.attend(frozenset({"Apple", "Mug"}))  # the same floor, other boxes masked: the network again
+    module.detect(observation(rgb))
     module.detect(observation(rgb))
     assert len(calls) == 4
+    module.reset(CONTEXT)  # a new episode starts afresh
+    module.detect(observation(rgb))
+    assert len(calls) == 5
 
 
 def frames(reference: np.ndarray) -> list[np.ndarray]:
@@ -51,7 +55,7 @@ def test_a_frame_seen_a_few_frames_back_is_not_detected_again_and_gives_what_the
     a, b, c = frames(reference_frame[0])
     calls = []
     predict = module.predict
-    module.predict = lambda rgb, floor: calls.append(floor) or predict(rgb, floor=floor)
+    module.predict = lambda rgb, floor, masked: calls.append(floor) or predict(rgb, floor=floor, masked=masked)
     first = module.detect(observation(a))
     module.detect(observation(b))  # a turn ...
     module.detect(observation(c))
@@ -72,7 +76,7 @@ def test_the_least_recently_seen_frame_leaves_a_full_cache_first(reference_frame
     a, b, c = frames(reference_frame[0])
     calls = []
     predict = module.predict
-    module.predict = lambda rgb, floor: calls.append(floor) or predict(rgb, floor=floor)
+    module.predict = lambda rgb, floor, masked: calls.append(floor) or predict(rgb, floor=floor, masked=masked)
     for rgb in (a, b, a, c):  # a seen again just before c: b is the one to go
         module.detect(observation(rgb))
     assert len(calls) == 3 and len(module.frames) == 2
