@@ -28,7 +28,7 @@ from contracts.geometry import CameraIntrinsics, depth_to_points, project
 from contracts.navigation import NavigationGoal, NavigationState, Navigator
 from contracts.observation import Observation
 from contracts.perception import Detection
-from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep, refused_placement
+from contracts.planning import LowLevelAction, PlannedSubgoal, Skill, SkillStep
 from planner import knowledge
 from planner.changes import ClickView, landed_off, over_footprint, took_another, where_landed
 from planner.clicking import (
@@ -42,6 +42,7 @@ from planner.clicking import (
     under_vessel,
 )
 from planner.history import ACTION_OPS, MISCLICK_LIMIT, History
+from planner.outcomes import hinted_shut_in, refused_by_another, took_effect
 from planner.raycast import better_view, clean_pixels, free_spot, ray_click
 
 ACTIONS = {"PickupObject": "Pickup", "PutObject": "Place", "OpenObject": "Open", "CloseObject": "Close",
@@ -333,7 +334,7 @@ class InteractSkill(Skill):
         if "is closed" in lowered and action.action == "Place" and self._believed_open(belief):
             error = "the click hit a closed neighbour"  # the target is open: retry elsewhere, below
             self.history.misclicks[self.target] += 1  # and the next skill for it comes closer
-        elif action.action == "Place" and _refused_by_another(error, belief, self.target):
+        elif action.action == "Place" and refused_by_another(error, belief, self.target):
             error = lowered = "the click hit a neighbour receptacle"  # retry elsewhere, below
             self.history.misclicks[self.target] += 1
         elif "is closed" in lowered and action.action in ("Place", "Pickup") and not self.queue:
@@ -356,48 +357,3 @@ class InteractSkill(Skill):
         self.avoid.append(point)
         self.reach = max((self.reach or REACH) - 0.25, 0.3)  # come closer and click elsewhere in the mask
         return None
-
-
-def _refused_by_another(error: str, belief: Belief, target: str | None) -> bool:
-    """A put refused by a receptacle of another type than the one meant ("Cannot place Pot
-    in Toaster" for a sink basin): the click took a neighbour, or the detection it clicked
-    in was another object. Not a refusal by the target: 29 puts into a toaster the detector
-    called a sink basin ended a no-oracle Boil Potato (0096) at the failed-action limit."""
-    refused = refused_placement(error)
-    meant = belief.memory.instances.get(target or "") if belief.memory is not None else None
-    return refused is not None and meant is not None and _kind(refused[1]) != _kind(meant.object_type)
-
-
-def _kind(object_type: str) -> str:
-    return object_type.removesuffix("Basin")  # a click on a sink's rim puts into its basin
-
-
-def took_effect(action: LowLevelAction, belief: Belief, before: Belief | None = None) -> bool:
-    """Does the Belief after a successful action show its effect on the target (when the
-    Belief keeps that state)? A click can land on the cabinet next to the one meant."""
-    memory = belief.memory
-    target = action.receptacle_key if action.action in ("Place", "Pour") else action.object_key
-    inst = memory.instances.get(target or "")
-    if inst is None:
-        return action.action == "Slice"  # the whole is gone: sliced
-    if action.action == "Pickup":
-        return memory.held == target
-    if action.action == "Place":
-        placed = before.memory.held if before is not None and before.memory.held else action.object_key
-        item = memory.instances.get(placed or "")
-        return item is None or item.container is None or item.container == target
-    state = {"Open": ("is_open", True), "Close": ("is_open", False), "ToggleOn": ("is_toggled", True),
-             "ToggleOff": ("is_toggled", False), "Slice": ("is_sliced", True)}.get(action.action)
-    if state is None or state[0] not in inst.states:
-        return True
-    return bool(inst.states[state[0]]) == state[1]
-
-
-def hinted_shut_in(belief: Belief, key: str) -> bool:
-    """Is ``key`` a thing never seen (believed from a hint, not inferred from the Follower's
-    own work) now believed in a closed container it could be taken from?"""
-    instance = belief.memory.instances[key]
-    container = belief.memory.instances.get(instance.container or "")
-    return key != belief.memory.held and instance.times_seen == 0 and not instance.states.get("inferred") \
-        and container is not None and knowledge.has(container.object_type, "openable") \
-        and not container.states.get("is_open") and knowledge.has(instance.object_type, "pickupable")

@@ -12,7 +12,8 @@ from contracts.navigation import NavigationGoal, NavigationState, NavigationStep
 from contracts.planning import PlannedSubgoal, SkillState
 from planner.clicking import believed_detection, click_point, find_target, handled_twins, uncovered
 from planner.history import History
-from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, InteractSkill, took_effect
+from planner.outcomes import took_effect
+from planner.skills import MAX_RETRIES, REACH, SIGHT_REACH, InteractSkill
 
 
 def skill(action: str, obj: str, key: str, receptacle: str | None = None, rkey: str | None = None):
