@@ -154,3 +154,19 @@ class CocoFrames:
             "masks": torch.from_numpy(np.ascontiguousarray(masks, dtype=np.uint8)),
         }
         return image, target
+
+
+class FrameSets:
+    """Several ``CocoFrames`` trained on as one: index ``i`` runs through the first set's
+    frames, then the next set's."""
+
+    def __init__(self, sets: list[CocoFrames]) -> None:
+        self.sets = sets
+        self.starts = np.cumsum([0] + [len(s) for s in sets])
+
+    def __len__(self) -> int:
+        return int(self.starts[-1])
+
+    def item(self, index: int, flip: bool = False) -> tuple[Any, dict[str, Any]]:
+        k = int(np.searchsorted(self.starts, index, side="right")) - 1
+        return self.sets[k].item(index - int(self.starts[k]), flip=flip)

@@ -26,7 +26,7 @@ from typing import Any
 
 from contracts.errors import NesyError
 from perception.classes import CLASSES
-from perception.coco import CocoFrames, read_annotations
+from perception.coco import CocoFrames, FrameSets, read_annotations
 from perception.maskrcnn_model import (
     FORMAT,
     ModelConfig,
@@ -44,7 +44,7 @@ KEEP_CHECKPOINTS = 3
 class TrainSpec:
     """One training run (what resuming must match: everything but ``steps``/``threads``)."""
 
-    data: str  # a set folder from ``nesy detector data`` (train split)
+    data: str | tuple[str, ...]  # set folders from ``nesy detector data`` (train split), trained on together
     out: str
     steps: int = 20000
     batch: int = 4
@@ -115,9 +115,10 @@ def train(spec: TrainSpec, progress: bool = True) -> dict[str, Any]:
 
     torch.set_num_threads(spec.threads)
     out = Path(spec.out)
-    data = Path(spec.data)
-    check_training_set(data)
-    frames = CocoFrames(data)
+    folders = [Path(spec.data)] if isinstance(spec.data, str) else [Path(f) for f in spec.data]
+    for folder in folders:
+        check_training_set(folder)
+    frames = FrameSets([CocoFrames(folder) for folder in folders])
     torch.manual_seed(spec.seed)
     model = build_model(spec.model, backbone_checkpoint() if spec.pretrained and not spec.init else None)
     if spec.init:
@@ -162,8 +163,9 @@ def train(spec: TrainSpec, progress: bool = True) -> dict[str, Any]:
         bar.close()
         log.close()
     weights = out / "maskrcnn.pt"
-    save_weights(weights, model, spec.model, CLASSES, {"steps": step, "seed": spec.seed, "data": str(data),
-                                                      "data_info": read_annotations(data).get("info", {})})
+    save_weights(weights, model, spec.model, CLASSES, {
+        "steps": step, "seed": spec.seed, "data": ", ".join(str(f) for f in folders),
+        "data_info": [_summary_info(read_annotations(f).get("info", {})) for f in folders]})
     return {"steps": step, "steps_this_run": len(losses), "threads": spec.threads, "batch": spec.batch,
             "seconds_per_step": round(sorted(seconds)[len(seconds) // 2], 3) if seconds else None,
             "first_loss": round(losses[0], 4) if losses else None,
@@ -220,3 +222,8 @@ def _trim_log(path: Path, step: int) -> None:
         kept = [x for x in lines if json.loads(x).get("step", 0) <= step]
         if len(kept) != len(lines):
             path.write_text("".join(x + "\n" for x in kept), encoding="utf-8")
+
+
+def _summary_info(info: dict[str, Any]) -> dict[str, Any]:
+    """A set's ``info`` for the weights file, without a follower set's per-episode list."""
+    return {k: v for k, v in info.items() if k != "episodes"}

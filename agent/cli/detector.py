@@ -73,13 +73,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     data.add_argument("--close-up-types", nargs="+", default=[], metavar="TYPE",
                       help="draw close-ups from these object types where a floor plan has them (default: every "
                       "pickupable type)")
+    data.add_argument("--follower-episodes", type=int, default=0, metavar="N",
+                      help="also OUT/follower: the Follower's own frames on N TATC train episodes, with exact "
+                      "masks (default 0: none; rerun to resume; perception/follower_frames.py)")
+    data.add_argument("--follower-every", type=positive_int, default=3, metavar="K",
+                      help="keep every K-th frame the Follower acts on (default 3)")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--workers", type=positive_int, default=2, help="processes (default 2)")
     data.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     data.set_defaults(handler=run_data)
 
     train = sub.add_parser("train", help="train on a set (CPU, seeded; rerun the same command to resume)")
-    train.add_argument("--data", required=True, help="a folder from 'nesy detector data' (its train/ set is used)")
+    train.add_argument("--data", required=True, nargs="+",
+                       help="folders from 'nesy detector data' (each one's train/ set is used), trained on together")
     train.add_argument("--out", required=True, help="run folder: checkpoints/, train_log.jsonl, maskrcnn.pt")
     train.add_argument("--steps", type=positive_int, default=20000)
     train.add_argument("--batch", type=positive_int, default=4)
@@ -218,6 +224,11 @@ def run_data(args: argparse.Namespace) -> int:
                             fields_of_view=tuple(args.fov), p_close_up=args.close_ups,
                             close_up_types=tuple(args.close_up_types))
             result[folder] = generate(spec, out / folder, workers=args.workers)
+    if args.follower_episodes:
+        from perception.follower_frames import FollowerFrameSpec, generate_follower_frames
+
+        spec = FollowerFrameSpec(args.follower_episodes, every=args.follower_every)
+        result["follower"] = generate_follower_frames(spec, out / "follower", workers=args.workers)
     return _emit(result, args.json)
 
 
@@ -225,8 +236,8 @@ def run_train(args: argparse.Namespace) -> int:
     from perception.maskrcnn_model import scratch_config
     from perception.train import TrainSpec, train
 
-    data = _set_folder(args.data, "train")
-    spec = TrainSpec(data=str(data), out=args.out, steps=args.steps, batch=args.batch, lr=args.lr,
+    data = tuple(str(_set_folder(folder, "train")) for folder in args.data)
+    spec = TrainSpec(data=data[0] if len(data) == 1 else data, out=args.out, steps=args.steps, batch=args.batch, lr=args.lr,
                      warmup=args.warmup, seed=args.seed, threads=args.threads,
                      checkpoint_every=args.checkpoint_every, init=args.init)
     if args.backbone == "scratch":
