@@ -163,6 +163,7 @@ def generate_follower_frames(spec: FollowerFrameSpec, out: Path, workers: int = 
     image_dir.mkdir(parents=True, exist_ok=True)
     parts.mkdir(exist_ok=True)
     episodes = chosen(spec)
+    _check_resumable(spec, out, parts)
     jobs = [(e, spec, str(image_dir), str(parts / f"{e.episode_id}.json")) for e in episodes
             if not (parts / f"{e.episode_id}.json").is_file()]
     bar = tqdm(total=len(episodes), initial=len(episodes) - len(jobs), desc="follower frames", unit="episode",
@@ -183,6 +184,20 @@ def generate_follower_frames(spec: FollowerFrameSpec, out: Path, workers: int = 
             pool.close()
             pool.join()
     return assemble(spec, out, episodes)
+
+
+def _check_resumable(spec: FollowerFrameSpec, out: Path, parts: Path) -> None:
+    """A set is resumed only with the settings that began it (kept in ``spec.json``)."""
+    wanted = json.loads(json.dumps(asdict(spec)))
+    kept = out / "spec.json"
+    if kept.is_file():
+        began = json.loads(kept.read_text(encoding="utf-8"))
+        if {k: v for k, v in began.items() if k != "episodes"} != {k: v for k, v in wanted.items() if k != "episodes"}:
+            raise NesyError(f"{out} holds follower frames made with other settings ({began}); choose another "
+                            "--out or delete it")
+    elif any(parts.glob("*.json")):
+        raise NesyError(f"{out} holds follower frames without their settings ({kept} is missing); delete it")
+    kept.write_text(json.dumps(wanted), encoding="utf-8")
 
 
 def assemble(spec: FollowerFrameSpec, out: Path, episodes: list[Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ on several sets at once (``perception.coco.FrameSets``)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -55,6 +56,10 @@ def test_an_interrupted_set_resumes_from_its_parts(follower_set, tmp_path):
     part = json.loads(next((out / "parts").glob("*.json")).read_text())
     again = generate_follower_frames(spec, out, progress=False)  # every part there: nothing run again
     assert again == summary and part["images"]
+    more = generate_follower_frames(replace(spec, episodes=3), out, progress=False)  # more episodes: one more run
+    assert more["episodes"] == 3 and more["images"] >= summary["images"]
+    with pytest.raises(NesyError, match="other settings"):
+        generate_follower_frames(replace(spec, every=3), out, progress=False)
 
 
 def test_several_sets_train_as_one(follower_set):
