@@ -1,6 +1,8 @@
-"""Detector training frames as the Follower sees them: a Follower run on TATC *train* episodes
-(train floor plans only), every ``every``-th of its frames kept with the renderer's exact
-instance masks, as a COCO set in the format of ``perception.data_gen``.
+"""Detector frames as the Follower sees them: a Follower run on TATC *train* episodes (train
+floor plans only; for training) or *valid_unseen* episodes (their floor plans; for measuring
+the detector where the Follower is evaluated, never for training), every ``every``-th of its
+frames kept with the renderer's exact instance masks, as a COCO set in the format of
+``perception.data_gen``.
 
 Why: the random poses of ``data_gen`` look at things from 0.5-2 m on AI2-THOR's lattice; the
 Follower's own frames are where it has to detect (close, looking down into sinks, drawers
@@ -38,7 +40,8 @@ FOLLOWER_OVERRIDES = ("modules.perception.name=oracle-seg",)
 class FollowerFrameSpec:
     """Which episodes, which frames."""
 
-    episodes: int  # the first this many TATC train episodes, spread over the split (see ``chosen``)
+    episodes: int  # this many TATC episodes of ``split``, spread over it (see ``chosen``)
+    split: str = "train"  # train (to train on) | valid_unseen (to measure on)
     every: int = 3  # keep every this-many-th frame the Follower acts on
     config: str = FOLLOWER_CONFIG
     overrides: tuple[str, ...] = FOLLOWER_OVERRIDES
@@ -47,22 +50,22 @@ class FollowerFrameSpec:
 
 
 def chosen(spec: FollowerFrameSpec) -> list[Any]:
-    """``spec.episodes`` TATC train episodes, evenly spread over the split's file order (so
-    every task type and many floor plans are in a small set); every one is checked to lie in
-    a train floor plan."""
+    """``spec.episodes`` TATC episodes of ``spec.split``, evenly spread over the split's file
+    order (so every task type and many floor plans are in a small set); every one is checked
+    to lie in a floor plan of the detector's split of that name."""
     from agent.evaluation.suites import load_suite
     from perception.data_gen import floor_plans
 
-    episodes = load_suite("tatc", "train")
+    episodes = load_suite("tatc", spec.split)
     if not 1 <= spec.episodes <= len(episodes):
-        raise NesyError(f"follower frames: --follower-episodes must be 1..{len(episodes)} (TATC train), "
+        raise NesyError(f"follower frames: the episode count must be 1..{len(episodes)} (TATC {spec.split}), "
                         f"got {spec.episodes}")
     stride = len(episodes) / spec.episodes
     picked = [episodes[int(k * stride)] for k in range(spec.episodes)]
-    train = set(floor_plans("train"))
-    outside = sorted({e.floor_plan for e in picked} - train)
+    outside = sorted({e.floor_plan for e in picked} - set(floor_plans(spec.split)))
     if outside:
-        raise NesyError(f"TATC train episodes in floor plans outside the detector's train split: {outside}")
+        raise NesyError(f"TATC {spec.split} episodes in floor plans outside the detector's {spec.split} split: "
+                        f"{outside}")
     return picked
 
 
@@ -212,8 +215,8 @@ def assemble(spec: FollowerFrameSpec, out: Path, episodes: list[Any]) -> dict[st
             for ann in anns:
                 annotations.append({**ann, "id": len(annotations) + 1, "image_id": image["id"]})
     info = {"description": "nesy detector set: the Follower's own frames (rendered, exact instance masks)",
-            "split": "train", "floor_plans": sorted({r["floor_plan"] for r in runs}),
+            "split": spec.split, "floor_plans": sorted({r["floor_plan"] for r in runs}),
             "follower": asdict(spec), "episodes": runs}
     write_annotations(out, images, annotations, info)
-    return {"split": "train", "images": len(images), "annotations": len(annotations), "episodes": len(runs),
+    return {"split": spec.split, "images": len(images), "annotations": len(annotations), "episodes": len(runs),
             "floor_plans": len(info["floor_plans"]), "follower_successes": sum(r["success"] for r in runs)}

@@ -27,8 +27,10 @@ def test_episodes_are_spread_over_tatc_train_in_train_floor_plans():
     picked = chosen(FollowerFrameSpec(12))
     assert len({e.episode_id for e in picked}) == 12 and len({e.task_type for e in picked}) >= 6
     assert {e.floor_plan for e in picked} <= set(floor_plans("train"))
-    with pytest.raises(NesyError, match="--follower-episodes must be"):
+    with pytest.raises(NesyError, match="episode count must be"):
         chosen(FollowerFrameSpec(0))
+    valid = chosen(FollowerFrameSpec(8, split="valid_unseen"))  # to measure on: valid_unseen's floor plans
+    assert {e.floor_plan for e in valid} <= set(floor_plans("valid_unseen"))
 
 
 def test_the_followers_frames_are_a_coco_set_of_exact_masks(follower_set):

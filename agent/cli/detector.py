@@ -76,6 +76,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     data.add_argument("--follower-episodes", type=int, default=0, metavar="N",
                       help="also OUT/follower: the Follower's own frames on N TATC train episodes, with exact "
                       "masks (default 0: none; rerun to resume; perception/follower_frames.py)")
+    data.add_argument("--follower-valid-episodes", type=int, default=0, metavar="N",
+                      help="also OUT/follower_valid: the same on N TATC valid_unseen episodes, to measure on "
+                      "(default 0: none)")
     data.add_argument("--follower-every", type=positive_int, default=3, metavar="K",
                       help="keep every K-th frame the Follower acts on (default 3)")
     data.add_argument("--seed", type=int, default=0)
@@ -224,11 +227,13 @@ def run_data(args: argparse.Namespace) -> int:
                             fields_of_view=tuple(args.fov), p_close_up=args.close_ups,
                             close_up_types=tuple(args.close_up_types))
             result[folder] = generate(spec, out / folder, workers=args.workers)
-    if args.follower_episodes:
-        from perception.follower_frames import FollowerFrameSpec, generate_follower_frames
+    from perception.follower_frames import FollowerFrameSpec, generate_follower_frames
 
-        spec = FollowerFrameSpec(args.follower_episodes, every=args.follower_every)
-        result["follower"] = generate_follower_frames(spec, out / "follower", workers=args.workers)
+    for folder, split, episodes in (("follower", "train", args.follower_episodes),
+                                    ("follower_valid", "valid_unseen", args.follower_valid_episodes)):
+        if episodes:
+            spec = FollowerFrameSpec(episodes, split=split, every=args.follower_every)
+            result[folder] = generate_follower_frames(spec, out / folder, workers=args.workers)
     return _emit(result, args.json)
 
 
