@@ -204,8 +204,10 @@ def run_data(args: argparse.Namespace) -> int:
     from perception.classes import CLASSES
     from perception.data_gen import DataSpec, generate
 
-    if args.train_images < 0 or args.valid_images < 0 or args.train_images + args.valid_images == 0:
-        raise InputError("--train-images and --valid-images must be at least 0, and not both 0")
+    counts = (args.train_images, args.valid_images, args.follower_episodes, args.follower_valid_episodes)
+    if min(counts) < 0 or sum(counts) == 0:
+        raise InputError("--train-images, --valid-images, --follower-episodes and --follower-valid-episodes "
+                         "must be at least 0, and not all 0")
     if not 64 <= args.size <= 900:
         raise InputError(f"--size must be 64..900 pixels (the renderer's limits), got {args.size}")
     if not 0.0 <= args.close_ups <= 1.0:
