@@ -1,4 +1,4 @@
-"""The Follower's own frames as a detector set (``perception.follower_frames``), and training
+"""The Follower's own frames as a detector set (``agent.follower_frames``), and training
 on several sets at once (``perception.coco.FrameSets``)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from agent.follower_frames import FollowerFrameSpec, chosen, generate_follower_frames
 from contracts.errors import NesyError
 from perception.classes import CLASSES
 from perception.coco import CocoFrames, FrameSets, decode_mask, read_annotations
 from perception.data_gen import floor_plans
-from perception.follower_frames import FollowerFrameSpec, chosen, generate_follower_frames
 
 
 @pytest.fixture(scope="module")

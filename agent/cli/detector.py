@@ -75,7 +75,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                       "pickupable type)")
     data.add_argument("--follower-episodes", type=int, default=0, metavar="N",
                       help="also OUT/follower: the Follower's own frames on N TATC train episodes, with exact "
-                      "masks (default 0: none; rerun to resume; perception/follower_frames.py)")
+                      "masks (default 0: none; rerun to resume; agent/follower_frames.py)")
     data.add_argument("--follower-valid-episodes", type=int, default=0, metavar="N",
                       help="also OUT/follower_valid: the same on N TATC valid_unseen episodes, to measure on "
                       "(default 0: none)")
@@ -229,7 +229,7 @@ def run_data(args: argparse.Namespace) -> int:
                             fields_of_view=tuple(args.fov), p_close_up=args.close_ups,
                             close_up_types=tuple(args.close_up_types))
             result[folder] = generate(spec, out / folder, workers=args.workers)
-    from perception.follower_frames import FollowerFrameSpec, generate_follower_frames
+    from agent.follower_frames import FollowerFrameSpec, generate_follower_frames
 
     for folder, split, episodes in (("follower", "train", args.follower_episodes),
                                     ("follower_valid", "valid_unseen", args.follower_valid_episodes)):

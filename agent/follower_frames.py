@@ -10,11 +10,11 @@ and garbage cans, at a knife on a sink's rim). In the Follower's TATC valid_unse
 the shipped detector found knives within 1.5 m in 0-13% of the frames, bread slices in
 2-19% (docs/perception.md, BENCHMARKS.md stop 97). These frames let a fine-tune see them.
 
-An offline tool, like ``data_gen`` (it drives the simulator and reads its instance buffer;
-the ``maskrcnn`` module never imports it). The Follower is built from a config (default:
-``configs/default.yaml`` with ``oracle-seg`` perception, which gets through a task about
-three times faster than the detector and still walks, searches and looks as the default
-Follower does); it is paired with the config's Commander as in an evaluation. A frame equal
+An offline tool, like ``perception.data_gen`` (it drives the simulator and reads its instance
+buffer; it runs a Follower, so it lives in ``agent``; no Follower module imports it). The
+Follower is built from a config (default: ``configs/default.yaml`` with ``oracle-seg``
+perception, which gets through a task about three times faster than the detector and still
+walks, searches and looks as the default Follower does); it is paired with the config's Commander as in an evaluation. A frame equal
 to one already kept from the same episode is skipped (the Follower sees a frame again after
 a question or a failed action). Each episode is written as it ends (``parts/``), so an
 interrupted run resumes where it stopped; the set's ``annotations.json`` is assembled from
