@@ -6,8 +6,9 @@ did not show the target, a search's look around, a scan up and down) and a walk 
 it stood show exactly what they showed before (the renderer is deterministic). In TATC
 valid_unseen 0240 (1,000 steps) 395 of the 1,011 frames the detector was given repeated an
 earlier frame: 21 the frame just before, 171 within 8 frames, 374 more from farther back.
-The network's output depends on the frame, the score floor and which boxes get masks, so a frame seen again
-is answered from here instead of by the network (about 100 ms per frame on one CPU thread).
+The network's output depends on the frame, the score floor and which boxes get masks, so a
+frame seen again is answered from here instead of by the network (about 100 ms per frame on
+one CPU thread).
 
 Entries are keyed by a 128-bit BLAKE2b digest of the frame's bytes and shape, the floor and
 the rule for which boxes get masks;
