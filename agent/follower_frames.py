@@ -161,6 +161,8 @@ def generate_follower_frames(spec: FollowerFrameSpec, out: Path, workers: int = 
     """Write (or resume) the set in ``out`` (``images/``, ``parts/``, ``annotations.json``)."""
     from tqdm import tqdm
 
+    from perception.data_gen import mapped
+
     out = Path(out)
     image_dir, parts = out / "images", out / "parts"
     image_dir.mkdir(parents=True, exist_ok=True)
@@ -171,21 +173,11 @@ def generate_follower_frames(spec: FollowerFrameSpec, out: Path, workers: int = 
             if not (parts / f"{e.episode_id}.json").is_file()]
     bar = tqdm(total=len(episodes), initial=len(episodes) - len(jobs), desc="follower frames", unit="episode",
                disable=not progress)
-    if workers <= 1:
-        results, pool = map(_job, jobs), None
-    else:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-        results = pool.imap_unordered(_job, jobs)
     try:
-        for _ in results:
+        for _ in mapped(_job, jobs, workers):
             bar.update(1)
     finally:
         bar.close()
-        if pool is not None:
-            pool.close()
-            pool.join()
     return assemble(spec, out, episodes)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -269,6 +270,22 @@ def _work(job: tuple[Chunk, str]) -> tuple[list[dict], list[list[dict]]]:
     return render_chunk(*job)
 
 
+def mapped(work: Callable[[Any], Any], jobs: list[Any], workers: int) -> Iterator[Any]:
+    """``work`` over ``jobs``, results in order: in this process, or in ``workers`` spawned
+    processes (the pool is closed and joined when all are in)."""
+    if workers <= 1:
+        yield from map(work, jobs)
+        return
+    import multiprocessing
+
+    pool = multiprocessing.get_context("spawn").Pool(workers)
+    try:
+        yield from pool.imap(work, jobs)
+    finally:
+        pool.close()
+        pool.join()
+
+
 def generate(spec: DataSpec, out: Path, workers: int = 1, progress: bool = True) -> dict[str, Any]:
     """Write the set to ``out`` (``images/`` + ``annotations.json``); returns its summary."""
     from tqdm import tqdm
@@ -283,16 +300,8 @@ def generate(spec: DataSpec, out: Path, workers: int = 1, progress: bool = True)
     start = time.perf_counter()
     images, annotations = [], []
     bar = tqdm(total=spec.images, desc=f"detector data {spec.split}", unit="img", disable=not progress)
-    if workers <= 1:
-        results = map(_work, jobs)
-        pool = None
-    else:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-        results = pool.imap(_work, jobs)
     try:
-        for chunk_images, chunk_anns in results:
+        for chunk_images, chunk_anns in mapped(_work, jobs, workers):
             images.extend(chunk_images)
             for anns in chunk_anns:
                 for ann in anns:
@@ -301,9 +310,6 @@ def generate(spec: DataSpec, out: Path, workers: int = 1, progress: bool = True)
             bar.update(len(chunk_images))
     finally:
         bar.close()
-        if pool is not None:
-            pool.close()
-            pool.join()
     seconds = time.perf_counter() - start
     info = {"description": "nesy detector set (rendered, exact instance masks)", "split": spec.split,
             "floor_plans": sorted({c.scene for c in chunks}), "spec": asdict(spec), "chunks": len(chunks)}

@@ -165,7 +165,7 @@ def train(spec: TrainSpec, progress: bool = True) -> dict[str, Any]:
     weights = out / "maskrcnn.pt"
     save_weights(weights, model, spec.model, CLASSES, {
         "steps": step, "seed": spec.seed, "data": ", ".join(str(f) for f in folders),
-        "data_info": [_summary_info(read_annotations(f).get("info", {})) for f in folders]})
+        "data_info": [read_annotations(f).get("info", {}) for f in folders]})
     return {"steps": step, "steps_this_run": len(losses), "threads": spec.threads, "batch": spec.batch,
             "seconds_per_step": round(sorted(seconds)[len(seconds) // 2], 3) if seconds else None,
             "first_loss": round(losses[0], 4) if losses else None,
@@ -222,8 +222,3 @@ def _trim_log(path: Path, step: int) -> None:
         kept = [x for x in lines if json.loads(x).get("step", 0) <= step]
         if len(kept) != len(lines):
             path.write_text("".join(x + "\n" for x in kept), encoding="utf-8")
-
-
-def _summary_info(info: dict[str, Any]) -> dict[str, Any]:
-    """A set's ``info`` for the weights file, without a follower set's per-episode list."""
-    return {k: v for k, v in info.items() if k != "episodes"}

@@ -17,7 +17,7 @@ from contracts.perception import Detection
 from contracts.registry import registry
 from perception.classes import CLASSES
 from perception.data_gen import DataSpec, generate
-from perception.maskrcnn import MaskedBoxes, MaskRCNNPerception
+from perception.maskrcnn import MaskRCNNPerception
 from perception.maskrcnn_model import (
     BACKBONE_SHA256,
     DEFAULT_WEIGHTS,
@@ -359,25 +359,6 @@ def test_attended_types_are_kept_down_to_the_focus_threshold_and_others_are_not(
     assert len(attended) == len(plain) + len(added)
     module.reset(CONTEXT)  # a new episode forgets the focus
     assert len(module.detect(observation(rgb))) == len(plain)
-
-
-def test_only_the_boxes_detect_can_keep_get_masks_and_they_are_the_full_ones(reference_frame):
-    """``MaskedBoxes``: boxes over the score threshold, and focus types' boxes over the focus
-    threshold, get the masks ``predict`` gives without the rule; the other boxes are kept
-    (the outranking rules read them) with empty masks."""
-    rgb, _ = reference_frame
-    module = MaskRCNNPerception()
-    floor = module.params.focus_threshold
-    full = module.predict(rgb, floor=floor)
-    low = full["scores"] < module.params.score_threshold
-    assert low.sum() >= 2, "the reference frame has too few boxes between the two thresholds"
-    focus_label = int(full["labels"][low][0])
-    rule = MaskedBoxes(module.params.score_threshold, frozenset({focus_label}), floor)
-    got = module.predict(rgb, floor=floor, masked=rule)
-    wanted = ~low | (full["labels"] == focus_label)
-    assert np.array_equal(got["labels"], full["labels"]) and np.allclose(got["boxes"], full["boxes"])
-    assert np.abs(got["masks"][wanted] - full["masks"][wanted]).max() < 1e-4
-    assert not got["masks"][~wanted].any() and (~wanted).any()
 
 
 def test_the_inference_network_folds_its_norms_and_detects_as_the_plain_one(reference_frame):
